@@ -1,0 +1,236 @@
+"""The capture pipeline: one observation becomes a journal line, Markdown, patches and
+index rows. Shared by every agent adapter; standard library only (it runs in the hook).
+
+Order matters for "nothing lost": the journal line is written first and alone decides
+what happened; the conversation, the patches' index rows and the SQLite index follow and
+can all be rebuilt from it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+
+from auditlog import blobs, conversation, file_images, journal, paths
+from auditlog.errors_log import report
+from auditlog.gitrefs import find_repo, relative_to_root
+from auditlog.observation import MISSING, FileEdit, Observation, ShellFileDiff
+from auditlog.patches import Patch, make_patch
+from auditlog.record import RECORD_VERSION, encode_record
+
+PATCHES = "patches"
+SHELL_REPORTED_MARK = "shell-diff-reported"
+_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class PendingChange:
+    """A computed patch waiting for its event's sequence number (which names its file)."""
+
+    __slots__ = ("patch", "path")
+
+    def __init__(self, path: str, patch: Patch) -> None:
+        self.path = path
+        self.patch = patch
+
+
+class Capture:
+    """Records observations into the store at ``home`` (one instance per hook call)."""
+
+    def __init__(self, home: str, redactor: object | None = None) -> None:
+        self.home = home
+        self.redactor = redactor
+        self.redactions = 0
+
+    # -- redaction -------------------------------------------------------------------
+    def _redact_json(self, value: object) -> object:
+        if self.redactor is None:
+            return value
+        value, count = self.redactor.redact_json(value)
+        self.redactions += count
+        return value
+
+    def _redact_bytes(self, data: bytes | None) -> bytes | None:
+        if data is None or self.redactor is None:
+            return data
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data  # binary content is kept as it is (see docs/redaction.md)
+        redacted, count = self.redactor.redact_text(text)
+        self.redactions += count
+        return data if count == 0 else redacted.encode("utf-8")
+
+    # -- the pipeline ----------------------------------------------------------------
+    def record(self, obs: Observation, received: str) -> dict:
+        """Write one observation; returns the record written to the journal."""
+        folder = os.path.join(paths.sessions_root(self.home), paths.session_folder_name(obs.session_id))
+        paths.ensure_dir(self.home)
+        paths.ensure_dir(paths.sessions_root(self.home))
+        paths.ensure_dir(folder)
+        repo = find_repo(obs.cwd) if obs.cwd else None
+        root = repo.root if repo else obs.cwd
+        self._before_event(obs, folder, repo)
+        pending = self._after_event(obs, folder, repo, root)
+        payload = blobs.externalize(self._redact_json(obs.payload), folder)
+        with journal.SessionLock(folder):
+            fd, tail = journal.open_for_append(folder)
+            try:
+                seq = tail.last_seq + 1
+                changes, patch_texts = self._write_patches(folder, seq, obs, pending)
+                context = repo.as_context() if repo and (obs.context_wanted or seq == 1) else None
+                record = {
+                    "v": RECORD_VERSION, "seq": seq, "ts": received, "agent": obs.agent,
+                    "session": obs.session_id, "event": obs.event, "kind": obs.kind, "cwd": obs.cwd,
+                    "tool": obs.tool, "tool_use_id": obs.tool_use_id, "turn": obs.turn,
+                    "subagent": obs.subagent, "files": [c["path"] for c in changes],
+                    "patches": [c["patch"] for c in changes], "changes": changes,
+                    "summary": self._summary(obs, changes), "failed": True if obs.failed else None,
+                    "context": context, "redactions": self.redactions or None, "payload": payload,
+                    "prev": tail.prev,
+                }
+                line = encode_record(record)
+                journal.append_line(fd, line)
+            finally:
+                os.close(fd)
+            self._after_journal(folder, record, patch_texts, tail.size, line)
+        return record
+
+    def _after_journal(self, folder: str, record: dict, patch_texts: dict, offset: int, line: bytes) -> None:
+        """Everything rebuildable from the journal: a failure here is reported, not fatal."""
+        try:
+            conversation.append(folder, record, patch_texts)
+        except Exception as exc:  # noqa: BLE001 - reported, and rebuilt by reindex
+            report(self.home, "conversation", f"{type(exc).__name__}: {exc}")
+        try:
+            from auditlog import index_schema, indexer
+
+            conn = index_schema.connect(self.home)
+            try:
+                indexer.catch_up(conn, folder, record["session"], (offset, line, record))
+            finally:
+                conn.close()
+        except Exception as exc:  # noqa: BLE001 - the next event or `auditlog reindex` catches up
+            report(self.home, "index", f"{type(exc).__name__}: {exc} (it catches up on the next event)")
+
+    # -- file changes ----------------------------------------------------------------
+    def _before_event(self, obs: Observation, folder: str, repo: object) -> None:
+        if not obs.state_key:
+            return
+        if obs.snapshot_paths:
+            file_images.keep_pre_images(folder, obs.state_key, obs.snapshot_paths, self._redact_bytes)
+        if obs.snapshot_tree and repo is not None:
+            if os.path.exists(os.path.join(folder, file_images.STATE, SHELL_REPORTED_MARK)):
+                return  # this agent reports what shell commands change: no snapshot needed
+            from auditlog import tree_snapshot
+
+            tree = tree_snapshot.snapshot(repo, self.home, os.path.join(folder, file_images.STATE))
+            file_images.save_state(folder, "tree", obs.state_key, {"tree": tree, "root": repo.root})
+
+    def _after_event(self, obs: Observation, folder: str, repo: object, root: str | None) -> list[PendingChange]:
+        if not obs.state_key or obs.kind not in ("tool_result", "tool_error"):
+            return []
+        pending: list[PendingChange] = []
+        pre_images = file_images.load_pre_images(folder, obs.state_key)
+        for edit in obs.file_edits:
+            pending += self._edit_change(edit, pre_images, root, obs.cwd)
+        tree_state = file_images.take_state(folder, "tree", obs.state_key)
+        if obs.shell_diffs is not None:
+            self._mark_shell_reported(folder)
+        if obs.diff_tree and tree_state and repo is not None:
+            pending += self._tree_changes(repo, tree_state["tree"])
+        elif obs.shell_diffs:
+            for diff in obs.shell_diffs:
+                pending += self._shell_change(diff, root, obs.cwd)
+        return pending
+
+    def _mark_shell_reported(self, folder: str) -> None:
+        mark = os.path.join(folder, file_images.STATE, SHELL_REPORTED_MARK)
+        if not os.path.exists(mark):
+            paths.ensure_dir(os.path.dirname(mark))
+            paths.write_private_file(mark, b"")
+
+    def _edit_change(self, edit: FileEdit, pre_images: dict, root: str | None, cwd: str | None) -> list[PendingChange]:
+        before, old_mode = edit.before, "100644"
+        if edit.path in pre_images:
+            before, old_mode = pre_images[edit.path]  # the snapshot is the exact bytes
+        else:
+            before = self._redact_bytes(before) if before is not MISSING else MISSING
+        after, new_mode = edit.after, old_mode
+        if after is MISSING and file_images.on_this_machine(edit.path):
+            after, new_mode = file_images.read_disk(edit.path)
+            after = self._redact_bytes(after)
+        if after is MISSING:
+            after = self._redact_bytes(edit.after_fallback) if edit.after_fallback is not MISSING else MISSING
+        if before is MISSING or after is MISSING:
+            return []  # not enough to make a patch: the event is still recorded
+        rel = relative_to_root(edit.path, root, cwd)
+        patch = make_patch(rel, before, after, old_mode=old_mode, new_mode=new_mode if after is not None else old_mode)
+        return [PendingChange(rel, patch)] if patch else []
+
+    def _shell_change(self, diff: ShellFileDiff, root: str | None, cwd: str | None) -> list[PendingChange]:
+        rel = relative_to_root(diff.path, root, cwd)
+        after, mode = (None, "100644") if diff.deleted else file_images.read_disk(diff.path)
+        after = self._redact_bytes(after)
+        if diff.created:
+            before = None
+        elif after is None:
+            removed = [ln[1:] for h in diff.hunks if isinstance(h, dict) for ln in h.get("lines") or [] if ln[:1] in "- "]
+            before = ("\n".join(removed) + "\n").encode() if removed else b""
+        else:
+            text = file_images.reverse_hunks(after.decode("utf-8", "surrogateescape"), diff.hunks)
+            if text is None:
+                report(self.home, "patch", f"{rel}: the reported shell diff no longer matches the file; not patched")
+                return []
+            before = text.encode("utf-8", "surrogateescape")
+        patch = make_patch(rel, before, after, old_mode=mode, new_mode=mode)
+        return [PendingChange(rel, patch)] if patch else []
+
+    def _tree_changes(self, repo: object, tree_before: str) -> list[PendingChange]:
+        from auditlog import tree_snapshot
+
+        scratch = os.path.join(self.home, "git-objects")
+        tree_after = tree_snapshot.snapshot(repo, self.home, scratch)
+        pending = []
+        for change in tree_snapshot.diff(repo, self.home, tree_before, tree_after):
+            before, after = self._redact_bytes(change.before), self._redact_bytes(change.after)
+            patch = make_patch(change.path, before, after, old_mode=change.old_mode, new_mode=change.new_mode)
+            if patch:
+                pending.append(PendingChange(change.path, patch))
+        return pending
+
+    def _write_patches(self, folder: str, seq: int, obs: Observation,
+                       pending: list[PendingChange]) -> tuple[list[dict], dict[str, str]]:
+        changes, texts = [], {}
+        used: set[str] = set()
+        for item in pending:
+            stem = f"{seq:04d}-{_NAME_UNSAFE.sub('_', obs.tool or obs.event)}-{_NAME_UNSAFE.sub('_', item.path.rsplit('/', 1)[-1])[:60]}"
+            name, n = f"{stem}.patch", 2
+            while name in used:
+                name, n = f"{stem}-{n}.patch", n + 1
+            used.add(name)
+            rel = f"{PATCHES}/{name}"
+            data = item.patch.text.encode("utf-8", "surrogateescape")
+            paths.ensure_dir(os.path.join(folder, PATCHES))
+            paths.write_private_file(os.path.join(folder, rel), data)
+            change = {
+                "path": item.path, "op": item.patch.op, "added": item.patch.added, "removed": item.patch.removed,
+                "patch": rel, "patch_sha256": hashlib.sha256(data).hexdigest(),
+                "pre_oid": item.patch.pre_oid, "post_oid": item.patch.post_oid,
+            }
+            if item.patch.binary:
+                change["binary"] = True
+            changes.append(change)
+            texts[rel] = item.patch.text
+        return changes, texts
+
+    @staticmethod
+    def _summary(obs: Observation, changes: list[dict]) -> str:
+        if not changes:
+            return obs.summary
+        added = sum(c["added"] for c in changes)
+        removed = sum(c["removed"] for c in changes)
+        if obs.tool in ("Bash", "PowerShell") or len(changes) > 1:
+            names = ", ".join(c["path"] for c in changes[:3]) + (f" and {len(changes) - 3} more" if len(changes) > 3 else "")
+            return f"{obs.summary} → {names} (+{added} −{removed})"
+        return f"{obs.summary} (+{added} −{removed})"

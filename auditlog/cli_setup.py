@@ -1,0 +1,131 @@
+"""``auditlog install``, ``uninstall`` and ``doctor``: getting capture in place and
+proving that it works."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+from rich.console import Console
+
+from auditlog import paths
+from auditlog.hooks import claude_install
+
+console = Console(highlight=False)
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    path, backup, changed = claude_install.install(args.scope, args.dir)
+    if changed:
+        console.print(f"[green]✓[/] Registered [bold]auditlog-hook[/] for {len(claude_install.EVENTS)} Claude Code "
+                      f"events in {path}")
+        if backup:
+            console.print(f"  Backup of the previous file: {backup}")
+    else:
+        console.print(f"[green]✓[/] Already registered in {path}; nothing changed")
+    console.print(f"  Hook command: {claude_install.hook_command('claude')}")
+    console.print(f"  Store: {paths.store_home()}")
+    console.print("  Next: start a Claude Code session here, then run [bold]auditlog browse[/] or "
+                  "[bold]auditlog sessions[/].")
+    return 0
+
+
+def cmd_uninstall(args: argparse.Namespace) -> int:
+    path, backup, changed = claude_install.uninstall(args.scope, args.dir)
+    if changed:
+        console.print(f"[green]✓[/] Removed the auditlog hooks from {path}")
+        if backup:
+            console.print(f"  Backup of the previous file: {backup}")
+    else:
+        console.print(f"No auditlog hooks in {path}; nothing changed")
+    return 0
+
+
+def _check_settings(label: str, path: str) -> bool:
+    try:
+        settings = claude_install.read_settings(path)
+    except ValueError as exc:
+        console.print(f"[red]✗[/] {label}: {exc}")
+        return False
+    events = claude_install.registered_events(settings)
+    if not events:
+        console.print(f"[dim]·[/] {label}: no auditlog hooks ({path})")
+        return False
+    missing = [e for e in claude_install.EVENTS if e not in events]
+    note = f" ({len(missing)} events not registered: {', '.join(missing)})" if missing else ""
+    console.print(f"[green]✓[/] {label}: hooks on {len(events)} events in {path}{note}")
+    return True
+
+
+def _time_test_event(runs: int = 3) -> tuple[bool, float, str]:
+    """Run the installed hook on a synthetic event into a scratch store; returns whether
+    it was recorded, the median time in ms, and a message."""
+    command = [*claude_install.hook_executable(), "--agent", "claude"]
+    timings = []
+    with tempfile.TemporaryDirectory(prefix="auditlog-doctor-") as scratch:
+        env = {**os.environ, "AUDITLOG_HOME": scratch}
+        env.pop("AUDITLOG_DISABLE", None)
+        payload = json.dumps({"session_id": "doctor-test", "hook_event_name": "UserPromptSubmit",
+                              "cwd": scratch, "prompt": "auditlog doctor test event"}).encode()
+        for _ in range(runs):
+            start = time.perf_counter()
+            done = subprocess.run(command, input=payload, capture_output=True, env=env, timeout=30, check=False)
+            timings.append((time.perf_counter() - start) * 1000)
+            if done.stdout:
+                return False, 0.0, f"the hook printed on stdout: {done.stdout[:200]!r}"
+            if done.returncode != 0:
+                return False, 0.0, f"the hook exited {done.returncode}"
+        journal_path = os.path.join(scratch, "sessions", "doctor-test", "events.jsonl")
+        if not os.path.exists(journal_path):
+            log = os.path.join(scratch, "errors.log")
+            why = open(log, encoding="utf-8").read().strip().splitlines()[-1] if os.path.exists(log) else "no error"
+            return False, 0.0, f"no event was recorded: {why}"
+        with open(journal_path, "rb") as f:
+            count = sum(1 for _ in f)
+    return count == runs, statistics.median(timings), f"{count} of {runs} test events recorded"
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    ok = True
+    console.print("[bold]Hooks[/]")
+    found = [
+        _check_settings("project", claude_install.settings_path("project", args.dir)),
+        _check_settings("project (local)", claude_install.settings_path("local", args.dir)),
+        _check_settings("user", claude_install.settings_path("user", None)),
+    ]
+    if not any(found):
+        ok = False
+        console.print("  Run [bold]auditlog install --agent claude[/] to register the hook.")
+    console.print("[bold]Store[/]")
+    home = paths.store_home()
+    try:
+        paths.ensure_dir(home)
+        probe = os.path.join(home, f".doctor-probe-{os.getpid()}")
+        paths.write_private_file(probe, b"ok")
+        os.unlink(probe)
+        mode = os.stat(home).st_mode & 0o777
+        console.print(f"[green]✓[/] {home} is writable (mode {mode:o})")
+        if os.environ.get("AUDITLOG_DISABLE") == "1":
+            console.print("[yellow]![/] AUDITLOG_DISABLE=1 is set: nothing is recorded while it is")
+            ok = False
+    except OSError as exc:
+        console.print(f"[red]✗[/] {home} is not writable: {exc}")
+        ok = False
+    log = os.path.join(home, "errors.log")
+    if os.path.exists(log):
+        lines = open(log, encoding="utf-8", errors="replace").read().splitlines()
+        if lines:
+            console.print(f"[yellow]![/] errors.log has {len(lines)} line(s); the last: {lines[-1]}")
+    console.print("[bold]Test event[/]")
+    recorded, median_ms, message = _time_test_event()
+    if recorded:
+        console.print(f"[green]✓[/] {message}; the hook takes {median_ms:.0f} ms (median)")
+    else:
+        console.print(f"[red]✗[/] {message}")
+        ok = False
+    return 0 if ok else 1

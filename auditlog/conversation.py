@@ -1,0 +1,136 @@
+"""``conversation.md``: the session as a person reads it, appended as events arrive.
+
+Rendering is a pure function of the event record (and the patch texts it names), so
+``auditlog reindex`` can rebuild the file from ``events.jsonl`` alone.
+"""
+
+from __future__ import annotations
+
+import os
+
+from auditlog import paths
+
+CONVERSATION = "conversation.md"
+MAX_DIFF_LINES = 120
+MAX_MESSAGE_CHARS = 20000
+ICON_OK, ICON_FAILED = "✓", "✗"
+
+
+def _fence(text: str) -> str:
+    longest = 2
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        run = len(stripped) - len(stripped.lstrip("`"))
+        longest = max(longest, run)
+    return "`" * (longest + 1)
+
+
+def _code(text: str) -> str:
+    """Inline code that survives backticks inside it."""
+    text = " ".join(text.split())
+    ticks = "``" if "`" in text else "`"
+    return f"{ticks} {text} {ticks}" if ticks == "``" else f"`{text}`"
+
+
+def _quote(text: str) -> str:
+    return "\n".join("> " + line if line else ">" for line in text.splitlines()) + "\n"
+
+
+def _text(value: object) -> str:
+    if isinstance(value, str):
+        return value if len(value) <= MAX_MESSAGE_CHARS else value[:MAX_MESSAGE_CHARS] + "\n… (cut; see events.jsonl)"
+    if isinstance(value, dict) and "$blob" in value:
+        return f"(long text kept in blobs/{str(value['$blob']).split(':', 1)[-1]})"
+    return ""
+
+
+def header(record: dict) -> str:
+    context = record.get("context") or {}
+    rows = [("Session", _code(record.get("session", ""))), ("Agent", record.get("agent", "")),
+            ("Project", _code(context["project"]) if context.get("project") else "—"),
+            ("cwd", _code(record["cwd"]) if record.get("cwd") else "—")]
+    if context.get("branch") or context.get("head"):
+        rows.append(("Git", f"{context.get('branch') or '(detached)'} @ {_code((context.get('head') or 'unborn')[:12])}"))
+    rows.append(("Started", record.get("ts", "")))
+    lines = [f"# Session {record.get('session', '')[:8]} · {record.get('agent', '')}", "", "| | |", "|---|---|"]
+    lines += [f"| {name} | {value} |" for name, value in rows]
+    return "\n".join(lines) + "\n\n"
+
+
+def _diff_block(change: dict, patch_text: str | None) -> str:
+    if patch_text is None:
+        return ""
+    lines = patch_text.splitlines()
+    shown = lines[:MAX_DIFF_LINES]
+    body = "\n".join(shown)
+    fence = _fence(body)
+    out = f"\n{fence}diff\n{body}\n{fence}\n"
+    if len(lines) > MAX_DIFF_LINES:
+        out += f"\n*… {len(lines) - MAX_DIFF_LINES} more lines in [{change['patch']}]({change['patch']})*\n"
+    return out
+
+
+def _change_counts(changes: list) -> str:
+    parts = []
+    for change in changes:
+        if change.get("binary"):
+            parts.append(f"{change['path']} (binary)")
+        else:
+            parts.append(f"{change['path']} (+{change.get('added', 0)} −{change.get('removed', 0)})")
+    return ", ".join(parts)
+
+
+def render(record: dict, patch_texts: dict[str, str]) -> str:
+    """The Markdown for one event ('' for events that add nothing readable)."""
+    event, kind = record.get("event", ""), record.get("kind", "")
+    payload = record.get("payload") if isinstance(record.get("payload"), dict) else {}
+    who = f"*[{record['subagent']}]* " if record.get("subagent") else ""
+    time_of_day = record.get("ts", "")[11:19]
+    if kind == "prompt":
+        text = _text(payload.get("prompt")) or record.get("summary", "")
+        return f"\n## {time_of_day} · {record.get('summary', '')}\n\n{_quote(text)}\n"
+    if kind in ("tool_result", "tool_error"):
+        ok = ICON_FAILED if record.get("failed") else ICON_OK
+        duration = payload.get("duration_ms")
+        timing = f" · {duration} ms" if isinstance(duration, int | float) else ""
+        changes = record.get("changes") or []
+        target = record.get("summary", "")
+        line = f"- {ok} {who}{_code(target)}{timing}"
+        if changes and kind == "tool_result":
+            line = f"- {ok} {who}**{record.get('tool', '')}** {_change_counts(changes)}{timing}"
+        out = line + "\n"
+        for change in changes:
+            out += _diff_block(change, patch_texts.get(change["patch"]))
+        return out
+    if kind == "assistant":
+        if event == "StopFailure":
+            return f"\n**{ICON_FAILED} Turn failed:** {record.get('summary', '')}\n"
+        message = _text(payload.get("last_assistant_message"))
+        return f"\n**Assistant** {who}({time_of_day}):\n\n{message}\n\n" if message else ""
+    if kind == "subagent_start":
+        return f"- ⤷ Subagent {_code(record.get('subagent') or '?')} started\n"
+    if kind == "subagent_stop":
+        message = _text(payload.get("last_assistant_message"))
+        return f"- ⤶ Subagent {_code(record.get('subagent') or '?')} finished" + (
+            f":\n\n{_quote(message)}\n" if message else "\n")
+    if kind == "compact":
+        return f"\n---\n*{record.get('summary', '')}*\n\n---\n"
+    if kind == "session_end":
+        return f"\n## {time_of_day} · {record.get('summary', '')}\n"
+    if kind == "session_start" and record.get("seq", 1) != 1:
+        return f"\n*{time_of_day} · {record.get('summary', '')}*\n"
+    if kind in ("permission", "notification"):
+        return f"- ⚑ {who}{record.get('summary', '')}\n"
+    if kind == "other":
+        return f"- · {who}{record.get('summary', '') or event}\n"
+    return ""
+
+
+def append(folder: str, record: dict, patch_texts: dict[str, str]) -> None:
+    """Append one event's Markdown; the first event also writes the header."""
+    path = os.path.join(folder, CONVERSATION)
+    text = render(record, patch_texts)
+    if record.get("seq") == 1 or not os.path.exists(path):
+        text = header(record) + text
+    if text:
+        paths.append_private(path, text.encode("utf-8", "surrogatepass"))

@@ -1,0 +1,138 @@
+"""``auditlog-hook``: the command every agent runs on every hook event.
+
+The contract (docs/hooks.md): read stdin as bytes with a cap and a deadline, print
+nothing on stdout, exit 0 whatever happens, and report internal failures as one line on
+stderr and in ``errors.log``. The agent is never blocked or slowed by a broken logger.
+Imports: the standard library and the auditlog core only.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+AGENTS = ("claude", "codex", "gemini", "cursor", "hel")
+IGNORE_FILE = ".auditlog-ignore"
+
+
+def _parse_agent(argv: list[str]) -> str | None:
+    for i, arg in enumerate(argv):
+        if arg == "--agent" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--agent="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def ignored(cwd: str | None) -> bool:
+    """A ``.auditlog-ignore`` file in the cwd or any folder above it switches capture off."""
+    if not cwd or not os.path.isabs(cwd):
+        return False
+    current = os.path.normpath(cwd)
+    while True:
+        if os.path.exists(os.path.join(current, IGNORE_FILE)):
+            return True
+        parent = os.path.dirname(current)
+        if parent == current:
+            return False
+        current = parent
+
+
+def _quarantine(home: str, raw: bytes, why: str) -> None:
+    """Keep input we cannot record (so nothing is lost), redacted where it is text."""
+    from auditlog import paths
+    from auditlog.record import utc_timestamp
+
+    folder = os.path.join(home, "rejected")
+    paths.ensure_dir(folder)
+    data = raw[: 16 * 1024 * 1024]
+    try:
+        data = _redactor(home).redact_text(data.decode("utf-8"))[0].encode("utf-8")
+    except Exception:  # noqa: BLE001 - undecodable input is kept only as a size note
+        data = f"({len(raw)} bytes, not UTF-8 text: not kept)\n".encode()
+    name = f"{utc_timestamp().replace(':', '')}-{os.getpid()}.txt"
+    paths.write_private_file(os.path.join(folder, name), f"# {why}\n".encode() + data)
+
+
+def _redactor(home: str):
+    from auditlog import store_key
+    from auditlog.redaction import Redactor
+
+    return Redactor(store_key.load_or_create(home))
+
+
+def run(argv: list[str], stdin_fd: int = 0) -> None:
+    """Record one hook event. Raises on internal failure (``main`` reports it)."""
+    from auditlog.paths import ensure_dir, store_home
+    from auditlog.record import utc_timestamp
+
+    received = utc_timestamp()
+    if os.environ.get("AUDITLOG_DISABLE") == "1":
+        return
+    from auditlog.hooks.stdin_reader import read_payload
+
+    raw = read_payload(stdin_fd)
+    home = store_home()
+    import json
+
+    try:
+        payload = json.loads(raw)
+    except ValueError as exc:
+        ensure_dir(home)
+        _quarantine(home, raw, f"not JSON: {exc}")
+        raise ValueError(f"payload is not JSON ({len(raw)} bytes; kept in rejected/): {exc}") from None
+    if not isinstance(payload, dict):
+        ensure_dir(home)
+        _quarantine(home, raw, f"a JSON {type(payload).__name__}, not an object")
+        raise ValueError(f"payload is a JSON {type(payload).__name__}, not an object (kept in rejected/)")
+    agent = _parse_agent(argv) or detect_agent(payload)
+    from auditlog.hooks import adapters
+
+    obs = adapters.observe(agent, payload)
+    if ignored(obs.cwd):
+        return
+    if not obs.session_id:
+        ensure_dir(home)
+        _quarantine(home, raw, "no session id")
+        raise ValueError(f"{obs.event} payload has no session id (kept in rejected/)")
+    from auditlog.capture import Capture
+
+    ensure_dir(home)
+    Capture(home, _redactor(home)).record(obs, received)
+
+
+def detect_agent(payload: dict) -> str:
+    """Which agent sent a payload when ``--agent`` is missing (docs/agents.md)."""
+    if "cursor_version" in payload or "conversation_id" in payload:
+        return "cursor"
+    if "turn_id" in payload:
+        return "codex"
+    return "claude"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    os.umask(0o077)
+    real_stdout = sys.stdout
+    sys.stdout = sys.stderr  # nothing we do may ever reach the agent's stdout
+    try:
+        run(argv)
+    except BaseException as exc:  # noqa: BLE001 - the hook never fails the agent
+        if isinstance(exc, SystemExit | KeyboardInterrupt) and not str(exc):
+            return 0
+        from auditlog.errors_log import report
+        from auditlog.paths import store_home
+
+        home = None
+        try:
+            home = store_home()
+        except Exception:  # noqa: BLE001
+            pass
+        report(home, "hook", f"{type(exc).__name__}: {exc}")
+    finally:
+        sys.stdout = real_stdout
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
