@@ -7,10 +7,10 @@ is stored once. The blob's hash is in the record, so editing a blob breaks verif
 
 from __future__ import annotations
 
-import hashlib
 import os
 
 from auditlog import paths
+from auditlog.digests import sha256_hex
 
 BLOB_THRESHOLD = 16 * 1024
 BLOBS = "blobs"
@@ -27,7 +27,7 @@ def decode_text(data: bytes) -> str:
 
 def put_blob(folder: str, data: bytes) -> str:
     """Store ``data`` under ``blobs/<sha256>`` (once) and return the hex digest."""
-    digest = hashlib.sha256(data).hexdigest()
+    digest = sha256_hex(data)
     blob_dir = os.path.join(folder, BLOBS)
     target = os.path.join(blob_dir, digest)
     if not os.path.exists(target):

@@ -8,11 +8,11 @@ can all be rebuilt from it.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 
 from auditlog import blobs, conversation, file_images, journal, paths
+from auditlog.digests import sha256_hex
 from auditlog.errors_log import report
 from auditlog.gitrefs import find_repo, relative_to_root
 from auditlog.observation import MISSING, FileEdit, Observation, ShellFileDiff
@@ -100,7 +100,7 @@ class Capture:
         """Everything rebuildable from the journal: a failure here is reported, not fatal."""
         try:
             conversation.append(folder, record, patch_texts)
-        except Exception as exc:  # noqa: BLE001 - reported, and rebuilt by reindex
+        except Exception as exc:
             report(self.home, "conversation", f"{type(exc).__name__}: {exc}")
         try:
             from auditlog import index_schema, indexer
@@ -110,7 +110,7 @@ class Capture:
                 indexer.catch_up(conn, folder, record["session"], (offset, line, record))
             finally:
                 conn.close()
-        except Exception as exc:  # noqa: BLE001 - the next event or `auditlog reindex` catches up
+        except Exception as exc:
             report(self.home, "index", f"{type(exc).__name__}: {exc} (it catches up on the next event)")
 
     # -- file changes ----------------------------------------------------------------
@@ -215,7 +215,7 @@ class Capture:
             paths.write_private_file(os.path.join(folder, rel), data)
             change = {
                 "path": item.path, "op": item.patch.op, "added": item.patch.added, "removed": item.patch.removed,
-                "patch": rel, "patch_sha256": hashlib.sha256(data).hexdigest(),
+                "patch": rel, "patch_sha256": sha256_hex(data),
                 "pre_oid": item.patch.pre_oid, "post_oid": item.patch.post_oid,
             }
             if item.patch.binary:

@@ -8,7 +8,7 @@ import sys
 
 from auditlog import __version__
 
-AGENT_CHOICES = ("claude",)
+AGENT_CHOICES = ("claude", "codex", "gemini", "cursor", "hel")
 
 
 def _add_setup_commands(sub: argparse._SubParsersAction) -> None:
@@ -18,8 +18,9 @@ def _add_setup_commands(sub: argparse._SubParsersAction) -> None:
                        "is left beside it.")
     p.add_argument("--agent", required=True, choices=AGENT_CHOICES, help="the agent to capture")
     p.add_argument("--scope", choices=("project", "user", "local"), default="project",
-                   help="project: DIR/.claude/settings.json (default); user: ~/.claude/settings.json; "
-                   "local: DIR/.claude/settings.local.json")
+                   help="project: the project's own configuration, e.g. DIR/.claude/settings.json (default); "
+                   "user: the user's, e.g. ~/.claude/settings.json; local: DIR/.claude/settings.local.json "
+                   "(Claude Code only); docs/agents.md lists every agent's files")
     p.add_argument("--dir", default=None, help="the project folder (default: the current folder)")
     p.set_defaults(handler="auditlog.cli_setup:cmd_install")
     p = sub.add_parser("uninstall", help="remove exactly what install added",

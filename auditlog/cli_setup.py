@@ -14,29 +14,31 @@ import time
 from rich.console import Console
 
 from auditlog import paths
-from auditlog.hooks import claude_install
+from auditlog.hooks import installers
 
 console = Console(highlight=False)
 
 
 def cmd_install(args: argparse.Namespace) -> int:
-    path, backup, changed = claude_install.install(args.scope, args.dir)
+    module = installers.installer(args.agent)
+    path, backup, changed = module.install(args.scope, args.dir)
     if changed:
-        console.print(f"[green]✓[/] Registered [bold]auditlog-hook[/] for {len(claude_install.EVENTS)} Claude Code "
+        console.print(f"[green]✓[/] Registered [bold]auditlog-hook[/] for {len(module.EVENTS)} {module.LABEL} "
                       f"events in {path}")
         if backup:
             console.print(f"  Backup of the previous file: {backup}")
     else:
         console.print(f"[green]✓[/] Already registered in {path}; nothing changed")
-    console.print(f"  Hook command: {claude_install.hook_command('claude')}")
+    for note in module.install_notes():
+        console.print(f"  {note}")
     console.print(f"  Store: {paths.store_home()}")
-    console.print("  Next: start a Claude Code session here, then run [bold]auditlog browse[/] or "
+    console.print(f"  Next: start a {module.LABEL} session here, then run [bold]auditlog browse[/] or "
                   "[bold]auditlog sessions[/].")
     return 0
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
-    path, backup, changed = claude_install.uninstall(args.scope, args.dir)
+    path, backup, changed = installers.installer(args.agent).uninstall(args.scope, args.dir)
     if changed:
         console.print(f"[green]✓[/] Removed the auditlog hooks from {path}")
         if backup:
@@ -46,17 +48,16 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_settings(label: str, path: str) -> bool:
+def _check_settings(module, label: str, path: str) -> bool:
     try:
-        settings = claude_install.read_settings(path)
+        events = module.registered_events(path) if os.path.exists(path) else []
     except ValueError as exc:
         console.print(f"[red]✗[/] {label}: {exc}")
         return False
-    events = claude_install.registered_events(settings)
     if not events:
         console.print(f"[dim]·[/] {label}: no auditlog hooks ({path})")
         return False
-    missing = [e for e in claude_install.EVENTS if e not in events]
+    missing = [e for e in module.EVENTS if e not in events]
     note = f" ({len(missing)} events not registered: {', '.join(missing)})" if missing else ""
     console.print(f"[green]✓[/] {label}: hooks on {len(events)} events in {path}{note}")
     return True
@@ -65,7 +66,9 @@ def _check_settings(label: str, path: str) -> bool:
 def _time_test_event(runs: int = 3) -> tuple[bool, float, str]:
     """Run the installed hook on a synthetic event into a scratch store; returns whether
     it was recorded, the median time in ms, and a message."""
-    command = [*claude_install.hook_executable(), "--agent", "claude"]
+    from auditlog.hooks.claude_install import hook_executable
+
+    command = [*hook_executable(), "--agent", "claude"]
     timings = []
     with tempfile.TemporaryDirectory(prefix="auditlog-doctor-") as scratch:
         env = {**os.environ, "AUDITLOG_HOME": scratch}
@@ -93,14 +96,15 @@ def _time_test_event(runs: int = 3) -> tuple[bool, float, str]:
 def cmd_doctor(args: argparse.Namespace) -> int:
     ok = True
     console.print("[bold]Hooks[/]")
-    found = [
-        _check_settings("project", claude_install.settings_path("project", args.dir)),
-        _check_settings("project (local)", claude_install.settings_path("local", args.dir)),
-        _check_settings("user", claude_install.settings_path("user", None)),
-    ]
+    found = []
+    for agent in installers.agents():
+        module = installers.installer(agent)
+        for scope in module.SCOPES:
+            label = f"{module.LABEL}, {scope}"
+            found.append(_check_settings(module, label, module.settings_path(scope, args.dir)))
     if not any(found):
         ok = False
-        console.print("  Run [bold]auditlog install --agent claude[/] to register the hook.")
+        console.print("  Run [bold]auditlog install --agent claude[/] (or another agent) to register the hook.")
     console.print("[bold]Store[/]")
     home = paths.store_home()
     try:

@@ -8,7 +8,8 @@ chain of patches rebuilds the tree exactly, whatever the files hold.
 from __future__ import annotations
 
 import difflib
-import hashlib
+
+from auditlog.digests import sha1_hex
 
 NULL_OID = "0" * 40
 CONTEXT_LINES = 3
@@ -35,7 +36,7 @@ def git_blob_oid(data: bytes | None) -> str:
     """The object id git gives these bytes as a blob (to match changes with commits)."""
     if data is None:
         return NULL_OID
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+    return sha1_hex(b"blob %d\0" % len(data) + data)
 
 
 def is_binary(data: bytes) -> bool:

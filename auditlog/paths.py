@@ -6,9 +6,10 @@ session id of ``../../etc`` must never make the hook write outside ``AUDITLOG_HO
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
+
+from auditlog.digests import sha256_hex
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
@@ -40,7 +41,7 @@ def session_folder_name(session_id: str) -> str:
     never collide and nothing like ``/``, ``..`` or NUL survives)."""
     if _SAFE_ID.match(session_id) and ".." not in session_id:
         return session_id
-    digest = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    digest = sha256_hex(session_id.encode("utf-8", "surrogatepass"))[:16]
     prefix = _UNSAFE_CHARS.sub("_", session_id).strip("._-")[:40]
     return f"x-{prefix}-{digest}" if prefix else f"x-{digest}"
 

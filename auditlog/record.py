@@ -6,9 +6,10 @@ the writer, ``verify`` and ``reindex`` alike.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
+
+from auditlog.digests import sha256_hex
 
 RECORD_VERSION = 1
 GENESIS = "0" * 64
@@ -50,7 +51,7 @@ def encode_record(fields: dict) -> bytes:
 
 def line_hash(line: bytes) -> str:
     """SHA-256 hex of a line's exact bytes, without its newline: the next record's ``prev``."""
-    return hashlib.sha256(line).hexdigest()
+    return sha256_hex(line)
 
 
 def decode_record(line: bytes) -> dict:

@@ -3,11 +3,11 @@ whose hashes the records hold (``auditlog verify``)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
 from auditlog import blobs, journal
+from auditlog.digests import sha256_hex
 from auditlog.record import GENESIS, line_hash
 
 
@@ -71,7 +71,7 @@ def verify_session(folder: str) -> tuple[list[Problem], int, str]:
             patch_path = os.path.join(folder, change.get("patch", ""))
             try:
                 with open(patch_path, "rb") as pf:
-                    digest = hashlib.sha256(pf.read()).hexdigest()
+                    digest = sha256_hex(pf.read())
             except OSError:
                 problems.append(Problem(patch_path, None, f"patch named by seq {expected_seq} is missing"))
                 continue
@@ -81,7 +81,7 @@ def verify_session(folder: str) -> tuple[list[Problem], int, str]:
         _blob_refs(record.get("payload"), refs)
         for digest in refs:
             try:
-                actual = hashlib.sha256(blobs.read_blob(folder, digest)).hexdigest()
+                actual = sha256_hex(blobs.read_blob(folder, digest))
             except (OSError, ValueError):
                 problems.append(Problem(os.path.join(folder, "blobs", digest), None,
                                         f"blob named by seq {expected_seq} is missing"))

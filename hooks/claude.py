@@ -7,9 +7,9 @@ arrive wrapped by other loggers. Unknown events and tools are recorded as ``othe
 
 from __future__ import annotations
 
-import hashlib
 import json
 
+from auditlog.digests import sha256_hex
 from auditlog.observation import MISSING, FileEdit, Observation, ShellFileDiff
 
 AGENT = "claude-code"
@@ -46,6 +46,9 @@ EVENT_KINDS = {
     "Elicitation": "other",
     "ElicitationResult": "other",
     "MessageDisplay": "other",
+    "PreModelSwitch": "other",
+    "PostModelSwitch": "other",
+    "DirectoryAdded": "other",
 }
 EVENTS = tuple(EVENT_KINDS)
 EDIT_TOOLS = frozenset(("Write", "Edit", "MultiEdit", "NotebookEdit"))
@@ -90,7 +93,7 @@ def state_key(payload: dict) -> str:
     which have none) a hash of the tool name and input."""
     tool_use_id = _str(payload.get("tool_use_id"))
     basis = tool_use_id or json.dumps([payload.get("tool_name"), payload.get("tool_input")], sort_keys=True)
-    return hashlib.sha256(basis.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return sha256_hex(basis.encode("utf-8", "surrogatepass"))[:32]
 
 
 def _encoded(text: object) -> object:

@@ -17,7 +17,12 @@ import time
 
 from auditlog.hooks.claude import EVENTS
 
-TOOL_EVENTS = frozenset(("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"))
+LABEL = "Claude Code"
+SCOPES = ("project", "user", "local")
+
+# "*" matches every tool, source, reason and notification type; Claude Code 2.1.3xx tests
+# the matcher of SessionStart and SessionEnd too, so it is set on every event.
+MATCH_ALL = "*"
 HOOK_TIMEOUT_SECONDS = 30
 _OURS = re.compile(r"auditlog-hook['\"]?\s+--agent[ =]claude\b|-m auditlog\.hooks\.entry\s+--agent[ =]claude\b")
 
@@ -103,9 +108,8 @@ def with_ours(settings: dict, command: str) -> dict:
     hooks = result.get("hooks") if isinstance(result.get("hooks"), dict) else {}
     hooks = dict(hooks)
     for event in EVENTS:
-        group: dict = {"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECONDS}]}
-        if event in TOOL_EVENTS:
-            group = {"matcher": "*", **group}
+        group = {"matcher": MATCH_ALL,
+                 "hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECONDS}]}
         existing = hooks.get(event) if isinstance(hooks.get(event), list) else []
         hooks[event] = [*existing, group]
     result["hooks"] = hooks
@@ -131,8 +135,12 @@ def write_settings(path: str, before: dict, after: dict) -> str | None:
     return backup
 
 
-def registered_events(settings: dict) -> list[str]:
-    """The events for which an auditlog hook is registered in these settings."""
+def registered_events(path: str) -> list[str]:
+    """The events for which an auditlog hook is registered in the settings at ``path``."""
+    return registered_in(read_settings(path))
+
+
+def registered_in(settings: dict) -> list[str]:
     hooks = settings.get("hooks") if isinstance(settings.get("hooks"), dict) else {}
     found = []
     for event, groups in hooks.items():
@@ -142,6 +150,10 @@ def registered_events(settings: dict) -> list[str]:
         ):
             found.append(event)
     return found
+
+
+def install_notes() -> list[str]:
+    return [f"Hook command: {hook_command('claude')}"]
 
 
 def install(scope: str = "project", directory: str | None = None) -> tuple[str, str | None, bool]:

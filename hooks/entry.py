@@ -48,15 +48,16 @@ def _quarantine(home: str, raw: bytes, why: str) -> None:
     data = raw[: 16 * 1024 * 1024]
     try:
         data = _redactor(home).redact_text(data.decode("utf-8"))[0].encode("utf-8")
-    except Exception:  # noqa: BLE001 - undecodable input is kept only as a size note
+    except Exception:
         data = f"({len(raw)} bytes, not UTF-8 text: not kept)\n".encode()
     name = f"{utc_timestamp().replace(':', '')}-{os.getpid()}.txt"
     paths.write_private_file(os.path.join(folder, name), f"# {why}\n".encode() + data)
 
 
 def _redactor(home: str):
-    from auditlog import store_key
     from auditlog.redaction import Redactor
+
+    from auditlog import store_key
 
     return Redactor(store_key.load_or_create(home))
 
@@ -117,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout = sys.stderr  # nothing we do may ever reach the agent's stdout
     try:
         run(argv)
-    except BaseException as exc:  # noqa: BLE001 - the hook never fails the agent
+    except BaseException as exc:
         if isinstance(exc, SystemExit | KeyboardInterrupt) and not str(exc):
             return 0
         from auditlog.errors_log import report
@@ -126,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         home = None
         try:
             home = store_home()
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
         report(home, "hook", f"{type(exc).__name__}: {exc}")
     finally:
