@@ -61,7 +61,7 @@ class Observation:
 
     __slots__ = (
         "agent", "context_wanted", "cwd", "diff_tree", "event", "failed", "file_edits", "kind",
-        "payload", "session_id", "shell_diffs", "snapshot_paths", "snapshot_tree", "state_key",
+        "payload", "reply", "session_id", "shell_diffs", "snapshot_paths", "snapshot_tree", "state_key",
         "subagent", "summary", "tool", "tool_use_id", "turn",
     )
 
@@ -86,3 +86,6 @@ class Observation:
         # after a shell command: what it reported changing (None: it reported nothing)
         self.shell_diffs: list[ShellFileDiff] | None = None
         self.diff_tree = False  # after a shell command: diff against the tree snapshot
+        # What the agent's protocol requires on stdout (Cursor's before-hooks want a
+        # permission answer): written by the hook entry even when capture fails.
+        self.reply: bytes | None = None

@@ -62,8 +62,15 @@ def _redactor(home: str):
     return Redactor(store_key.load_or_create(home))
 
 
-def run(argv: list[str], stdin_fd: int = 0) -> None:
-    """Record one hook event. Raises on internal failure (``main`` reports it)."""
+class Outcome:
+    """What the hook owes the agent on stdout (almost always nothing)."""
+
+    reply: bytes | None = None
+
+
+def run(argv: list[str], stdin_fd: int = 0, outcome: Outcome | None = None) -> None:
+    """Record one hook event. Raises on internal failure (``main`` reports it); a reply
+    the agent's protocol requires is put in ``outcome`` before anything can fail."""
     from auditlog.paths import ensure_dir, store_home
     from auditlog.record import utc_timestamp
 
@@ -90,6 +97,8 @@ def run(argv: list[str], stdin_fd: int = 0) -> None:
     from auditlog.hooks import adapters
 
     obs = adapters.observe(agent, payload)
+    if outcome is not None:
+        outcome.reply = obs.reply
     if ignored(obs.cwd):
         return
     if not obs.session_id:
@@ -116,8 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     os.umask(0o077)
     real_stdout = sys.stdout
     sys.stdout = sys.stderr  # nothing we do may ever reach the agent's stdout
+    outcome = Outcome()
     try:
-        run(argv)
+        run(argv, outcome=outcome)
     except BaseException as exc:
         if isinstance(exc, SystemExit | KeyboardInterrupt) and not str(exc):
             return 0
@@ -132,6 +142,12 @@ def main(argv: list[str] | None = None) -> int:
         report(home, "hook", f"{type(exc).__name__}: {exc}")
     finally:
         sys.stdout = real_stdout
+        if outcome.reply:
+            try:
+                real_stdout.buffer.write(outcome.reply)
+                real_stdout.flush()
+            except Exception:  # noqa: BLE001 - the agent went away; nothing to tell it
+                pass
     return 0
 
 
