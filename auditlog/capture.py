@@ -25,13 +25,17 @@ _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 class PendingChange:
-    """A computed patch waiting for its event's sequence number (which names its file)."""
+    """A computed patch waiting for its event's sequence number (which names its file),
+    with the whole file before and after (kept as blobs: net diffs and "the file as it
+    stood after this step" are rebuilt from them)."""
 
-    __slots__ = ("patch", "path")
+    __slots__ = ("after", "before", "patch", "path")
 
-    def __init__(self, path: str, patch: Patch) -> None:
+    def __init__(self, path: str, patch: Patch, before: bytes | None, after: bytes | None) -> None:
         self.path = path
         self.patch = patch
+        self.before = before
+        self.after = after
 
 
 class Capture:
@@ -166,7 +170,7 @@ class Capture:
             return []  # not enough to make a patch: the event is still recorded
         rel = relative_to_root(edit.path, root, cwd)
         patch = make_patch(rel, before, after, old_mode=old_mode, new_mode=new_mode if after is not None else old_mode)
-        return [PendingChange(rel, patch)] if patch else []
+        return [PendingChange(rel, patch, before, after)] if patch else []
 
     def _shell_change(self, diff: ShellFileDiff, root: str | None, cwd: str | None) -> list[PendingChange]:
         rel = relative_to_root(diff.path, root, cwd)
@@ -184,7 +188,7 @@ class Capture:
                 return []
             before = text.encode("utf-8", "surrogateescape")
         patch = make_patch(rel, before, after, old_mode=mode, new_mode=mode)
-        return [PendingChange(rel, patch)] if patch else []
+        return [PendingChange(rel, patch, before, after)] if patch else []
 
     def _tree_changes(self, repo: object, tree_before: str) -> list[PendingChange]:
         from auditlog import tree_snapshot
@@ -196,7 +200,7 @@ class Capture:
             before, after = self._redact_bytes(change.before), self._redact_bytes(change.after)
             patch = make_patch(change.path, before, after, old_mode=change.old_mode, new_mode=change.new_mode)
             if patch:
-                pending.append(PendingChange(change.path, patch))
+                pending.append(PendingChange(change.path, patch, before, after))
         return pending
 
     def _write_patches(self, folder: str, seq: int, obs: Observation,
@@ -216,6 +220,8 @@ class Capture:
             change = {
                 "path": item.path, "op": item.patch.op, "added": item.patch.added, "removed": item.patch.removed,
                 "patch": rel, "patch_sha256": sha256_hex(data),
+                "pre_blob": blobs.put_blob(folder, item.before) if item.before is not None else None,
+                "post_blob": blobs.put_blob(folder, item.after) if item.after is not None else None,
                 "pre_oid": item.patch.pre_oid, "post_oid": item.patch.post_oid,
             }
             if item.patch.binary:

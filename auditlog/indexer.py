@@ -23,6 +23,29 @@ def _s(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _storable(value: object) -> object:
+    """SQLite text must be valid UTF-8; lone surrogates (seen in real payloads) become
+    U+FFFD in the index (the journal keeps them exactly)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return value
+
+
+class _Writer:
+    """A connection whose parameters are made storable on the way in."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: tuple | list = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, [_storable(p) for p in params])
+
+
 def search_text(record: dict) -> str:
     """The words of an event that full-text search should find."""
     kind = record.get("kind")
@@ -50,6 +73,7 @@ def _session_row(conn: sqlite3.Connection, record: dict, folder: str) -> None:
 
 def index_record(conn: sqlite3.Connection, folder: str, record: dict, offset: int, line: bytes) -> None:
     """Add one record's rows (the caller holds a write transaction)."""
+    conn = _Writer(conn)
     session, seq, ts, kind = record["session"], record["seq"], record["ts"], record.get("kind")
     _session_row(conn, record, folder)
     failed = 1 if record.get("failed") else 0
@@ -86,9 +110,11 @@ def index_record(conn: sqlite3.Connection, folder: str, record: dict, offset: in
     if record.get("cwd"):
         updates.append("cwd = coalesce(cwd, ?)")
         values.append(record["cwd"])
+    added = removed = new_files = 0
     for change in record.get("changes") or []:
         path = change.get("path", "")
-        seen = conn.execute("SELECT 1 FROM changes WHERE session = ? AND path = ? LIMIT 1", (session, path)).fetchone()
+        seen = conn.execute("SELECT 1 FROM changes WHERE session = ? AND path = ? LIMIT 1",
+                            (session, path)).fetchone()
         conn.execute(
             "INSERT OR REPLACE INTO changes (session, seq, ts, path, name, op, added, removed, binary, patch,"
             " patch_sha256, post_oid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -96,12 +122,12 @@ def index_record(conn: sqlite3.Connection, folder: str, record: dict, offset: in
              change.get("removed", 0), 1 if change.get("binary") else 0, change.get("patch"),
              change.get("patch_sha256"), change.get("post_oid")),
         )
-        updates.append("added = added + ?")
-        values.append(int(change.get("added", 0)))
-        updates.append("removed = removed + ?")
-        values.append(int(change.get("removed", 0)))
-        if not seen:
-            updates.append("files_changed = files_changed + 1")
+        added += int(change.get("added", 0))
+        removed += int(change.get("removed", 0))
+        new_files += 0 if seen else 1
+    if added or removed or new_files:
+        updates += ["added = added + ?", "removed = removed + ?", "files_changed = files_changed + ?"]
+        values += [added, removed, new_files]
     text = search_text(record)
     if text:
         conn.execute("INSERT INTO search (text, session, seq, kind) VALUES (?, ?, ?, ?)", (text, session, seq, kind))

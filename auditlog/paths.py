@@ -42,7 +42,7 @@ def session_folder_name(session_id: str) -> str:
     if _SAFE_ID.match(session_id) and ".." not in session_id:
         return session_id
     digest = sha256_hex(session_id.encode("utf-8", "surrogatepass"))[:16]
-    prefix = _UNSAFE_CHARS.sub("_", session_id).strip("._-")[:40]
+    prefix = _UNSAFE_CHARS.sub("_", session_id).replace("..", "_").strip("._-")[:40]
     return f"x-{prefix}-{digest}" if prefix else f"x-{digest}"
 
 

@@ -77,7 +77,7 @@ def verify_session(folder: str) -> tuple[list[Problem], int, str]:
                 continue
             if digest != change.get("patch_sha256"):
                 problems.append(Problem(patch_path, None, f"patch differs from the one recorded at seq {expected_seq}"))
-        refs: list[str] = []
+        refs: list[str] = [c[k] for c in record.get("changes") or [] for k in ("pre_blob", "post_blob") if c.get(k)]
         _blob_refs(record.get("payload"), refs)
         for digest in refs:
             try:

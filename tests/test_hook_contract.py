@@ -107,16 +107,31 @@ def test_complete_payload_on_open_stdin_is_recorded(store: Path) -> None:
     assert (store / "sessions" / "open2" / "events.jsonl").exists()
 
 
-def test_read_only_home(store: Path, tmp_path: Path) -> None:
-    store.mkdir(mode=0o500)
-    try:
-        done = run_hook({"session_id": "ro", "hook_event_name": "Stop"})
-        assert done.returncode == 0 and done.stdout == b""
-        assert b"auditlog:" in done.stderr and done.stderr.count(b"\n") == 1
-        if os.geteuid() != 0:  # root writes anyway; the contract is still exit 0
-            assert not (store / "sessions").exists()
-    finally:
+@pytest.fixture
+def read_only_store(store: Path):
+    """A store folder nobody can write to. Root ignores permission bits, so as root the
+    folder is a read-only tmpfs mount (or, where mounting is refused, a path under /sys)."""
+    store.mkdir(mode=0o700)
+    if os.geteuid() != 0:
+        store.chmod(0o500)
+        yield store
         store.chmod(stat.S_IRWXU)
+        return
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "none", str(store)],
+                             capture_output=True, check=False).returncode == 0
+    yield store if mounted else Path("/sys/auditlog-read-only-store")
+    if mounted:
+        subprocess.run(["umount", str(store)], check=True)
+
+
+def test_read_only_home(read_only_store: Path) -> None:
+    start = time.monotonic()
+    done = run_hook({"session_id": "ro", "hook_event_name": "Stop"},
+                    env={**os.environ, "AUDITLOG_HOME": str(read_only_store)})
+    assert time.monotonic() - start < BUDGET_SECONDS
+    assert done.returncode == 0 and done.stdout == b""
+    assert done.stderr.startswith(b"auditlog: ") and done.stderr.count(b"\n") == 1, done.stderr
+    assert not (read_only_store / "sessions").exists()
 
 
 def test_disable_and_ignore_file_record_nothing(store: Path, tmp_path: Path) -> None:
