@@ -45,6 +45,7 @@ class Capture:
         self.home = home
         self.redactor = redactor
         self.redactions = 0
+        self._redacted: dict[str, tuple[str, int]] = {}  # the same text often arrives twice
 
     # -- redaction -------------------------------------------------------------------
     def _redact_json(self, value: object) -> object:
@@ -54,6 +55,15 @@ class Capture:
         self.redactions += count
         return value
 
+    def _redact_text(self, text: str) -> tuple[str, int]:
+        """Redact once per distinct text per event: the payload's ``originalFile`` and
+        the file's pre-image, or a Write's content and its post-image, are the same."""
+        cached = self._redacted.get(text)
+        if cached is None:
+            cached = self._redacted[text] = self.redactor.redact_text(text)
+            self.redactions += cached[1]
+        return cached
+
     def _redact_bytes(self, data: bytes | None) -> bytes | None:
         if data is None or self.redactor is None:
             return data
@@ -61,8 +71,7 @@ class Capture:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             return data  # binary content is kept as it is (see docs/redaction.md)
-        redacted, count = self.redactor.redact_text(text)
-        self.redactions += count
+        redacted, count = self._redact_text(text)
         return data if count == 0 else redacted.encode("utf-8")
 
     # -- the pipeline ----------------------------------------------------------------

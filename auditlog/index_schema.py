@@ -20,9 +20,8 @@ class IndexTooNew(RuntimeError):
 def connect(home: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     """An index connection in autocommit mode (callers use ``BEGIN IMMEDIATE``), migrated."""
     path = paths.index_path(home)
-    conn = sqlite3.connect(path, timeout=busy_timeout_ms / 1000, isolation_level=None)
-    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-    conn.execute("PRAGMA synchronous = NORMAL")
+    conn = sqlite3.connect(path, timeout=busy_timeout_ms / 1000, isolation_level=None)  # sets busy_timeout
+    conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable at commit without an fsync per transaction
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         conn.close()

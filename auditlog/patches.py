@@ -7,7 +7,6 @@ chain of patches rebuilds the tree exactly, whatever the files hold.
 
 from __future__ import annotations
 
-import difflib
 
 from auditlog.digests import sha1_hex
 
@@ -94,6 +93,8 @@ def _emit(out: list[str], sign: str, line: str) -> None:
 
 def text_hunks(old: str, new: str) -> tuple[list[str], int, int]:
     """Unified hunks between two texts, with git's end-of-file markers, and +/- counts."""
+    import difflib  # only events that change a text file pay for it
+
     a = old.splitlines(keepends=True)
     b = new.splitlines(keepends=True)
     out: list[str] = []

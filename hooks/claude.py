@@ -7,9 +7,10 @@ arrive wrapped by other loggers. Unknown events and tools are recorded as ``othe
 
 from __future__ import annotations
 
-import json
+from auditlog.hooks.adapter_common import encoded as _encoded
+from auditlog.hooks.adapter_common import one_line, state_key, tool_target
+from auditlog.hooks.adapter_common import text_field as _str
 
-from auditlog.digests import sha256_hex
 from auditlog.observation import MISSING, FileEdit, Observation, ShellFileDiff
 
 AGENT = "claude-code"
@@ -54,50 +55,6 @@ EVENTS = tuple(EVENT_KINDS)
 EDIT_TOOLS = frozenset(("Write", "Edit", "MultiEdit", "NotebookEdit"))
 SHELL_TOOLS = frozenset(("Bash", "PowerShell"))
 CONTEXT_EVENTS = frozenset(("SessionStart", "Stop", "SessionEnd"))
-# Which input field names a tool's target, for the one-line summary.
-TARGET_FIELDS = ("file_path", "notebook_path", "path", "command", "pattern", "url", "query", "skill",
-                 "description", "subject", "prompt")
-SUMMARY_WIDTH = 100
-
-
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def one_line(text: str, width: int = SUMMARY_WIDTH) -> str:
-    """First line of ``text``, shortened to ``width`` characters."""
-    first = text.strip().splitlines()[0] if text.strip() else ""
-    more = len(text.strip().splitlines()) > 1
-    if len(first) > width:
-        return first[: width - 1] + "…"
-    return first + (" …" if more else "")
-
-
-def tool_target(tool_input: object, cwd: str | None) -> str:
-    """The thing a tool call acts on (a path relative to cwd, a command, a pattern …)."""
-    if not isinstance(tool_input, dict):
-        return ""
-    for field in TARGET_FIELDS:
-        value = _str(tool_input.get(field))
-        if value:
-            if field in ("file_path", "notebook_path", "path") and cwd:
-                from auditlog.gitrefs import relative_to_root
-
-                value = relative_to_root(value, cwd, cwd)
-            return one_line(value, 80)
-    return ""
-
-
-def state_key(payload: dict) -> str:
-    """Pairs a PreToolUse with its PostToolUse: the tool_use_id, or (in 1.0.x payloads,
-    which have none) a hash of the tool name and input."""
-    tool_use_id = _str(payload.get("tool_use_id"))
-    basis = tool_use_id or json.dumps([payload.get("tool_name"), payload.get("tool_input")], sort_keys=True)
-    return sha256_hex(basis.encode("utf-8", "surrogatepass"))[:32]
-
-
-def _encoded(text: object) -> object:
-    return text.encode("utf-8", "surrogatepass") if isinstance(text, str) else MISSING
 
 
 def _edit_list(tool: str, tool_input: dict) -> list[tuple[str, str, bool]] | None:

@@ -151,5 +151,19 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def console_main() -> None:
+    """The ``auditlog-hook`` console script: ``main``, then an immediate exit.
+
+    Everything the hook writes is on disk by now (unbuffered writes, committed SQLite
+    transactions), so interpreter teardown (module finalisation, and SQLite checkpointing
+    the WAL when its last connection closes) would only add to the agent's wait.
+    """
+    code = main()
+    try:
+        sys.stderr.flush()
+    finally:
+        os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console_main()
