@@ -49,6 +49,81 @@ def _add_store_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler="auditlog.cli_store:cmd_reindex")
 
 
+WHEN_HELP = ("ISO date or datetime, today, yesterday, Nd, Nh, Nw, 'N days ago', 'last week', 'last month', "
+             "'this week', 'this month' (local time)")
+
+
+def _add_filters(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--since", metavar="W", help=f"started or active since W: {WHEN_HELP}")
+    p.add_argument("--until", metavar="W", help="started before the end of W")
+    p.add_argument("--file", metavar="PATH", help="changed this file: exact path, suffix (config.ini) or glob")
+    p.add_argument("--prompt", metavar="TEXT", help="a prompt contains these words")
+    p.add_argument("--project", metavar="DIR", help="in this project (its root folder, or a folder name)")
+    p.add_argument("--agent", metavar="NAME", help="claude-code, codex, gemini-cli, cursor, hel")
+    p.add_argument("--tool", metavar="NAME", help="used this tool (Bash, Edit, …)")
+    p.add_argument("--failed", action="store_true", help="had a failed tool call")
+    p.add_argument("--limit", type=int, metavar="N", help="at most N sessions")
+
+
+def _add_query_commands(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("sessions", help="list sessions, newest first, with filters",
+                       description="List recorded sessions, newest first: id prefix, start, duration, project, "
+                       "agent, prompts, files changed, +/- lines, first prompt.")
+    _add_filters(p)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler="auditlog.cli_query:cmd_sessions")
+    p = sub.add_parser("changed", help="what changed: files per project, with the sessions and prompts",
+                       description="The weekly report: per project, each file changed in the window with its +/- "
+                       "lines, and the sessions and prompts that changed it, in time order.")
+    p.add_argument("--since", metavar="W", default="last week", help=f"default: last week; {WHEN_HELP}")
+    p.add_argument("--until", metavar="W", help="up to the end of W")
+    p.add_argument("--project", metavar="DIR", help="only this project")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler="auditlog.cli_query:cmd_changed")
+    p = sub.add_parser("search", help="full-text search of prompts, answers, commands, errors and paths",
+                       description="Full-text search (SQLite FTS5) over prompts, assistant messages, commands, "
+                       "tool errors and changed file paths. Words are all required; \"quote phrases\"; OR, NOT, "
+                       "NEAR() and prefix* work.")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--limit", type=int, default=50, metavar="N", help="at most N hits (default 50)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler="auditlog.cli_query:cmd_search")
+    p = sub.add_parser("show", help="the conversation of one session",
+                       description="Show a session's conversation.md rendered in the terminal. SESSION is an id, "
+                       "a unique prefix, or 'last'.")
+    p.add_argument("session", metavar="SESSION")
+    p.add_argument("--json", action="store_true", help="the event records instead")
+    p.add_argument("--full", action="store_true", help="with --json: long strings read back from blobs/")
+    p.set_defaults(handler="auditlog.cli_query:cmd_show")
+    p = sub.add_parser("diff", help="the session's changes as patches git apply takes",
+                       description="The net patch per file (first pre-image to last post-image), which git apply "
+                       "takes onto the state before the session; --steps prints every patch in order under the "
+                       "prompt that caused it.")
+    p.add_argument("session", metavar="SESSION")
+    p.add_argument("--file", metavar="PATH", help="only this file (exact, suffix or glob)")
+    p.add_argument("--steps", action="store_true", help="every patch in order, not the net diff")
+    p.set_defaults(handler="auditlog.cli_query:cmd_diff")
+    p = sub.add_parser("review", help="Markdown for a pull-request description",
+                       description="Markdown for a pull-request description: what was asked, files changed, "
+                       "commands and failures, tests and their outcome, the net diff folded in <details>, and the "
+                       "chain head with the command that verifies it.")
+    p.add_argument("session", metavar="SESSION", nargs="?")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.set_defaults(handler="auditlog.cli_export:cmd_review")
+    p = sub.add_parser("export", help="sessions as jsonl, md, csv or html",
+                       description="Export sessions (given, or a --since/--until window, or all) as jsonl (the "
+                       "journal lines verbatim, plus FILE.manifest.json with SHA-256 hashes and chain heads), md, "
+                       "csv (one row per event) or html (one self-contained offline page).")
+    p.add_argument("sessions", nargs="*", metavar="SESSION")
+    p.add_argument("--format", required=True, choices=("jsonl", "md", "csv", "html"))
+    p.add_argument("--since", metavar="W", help=WHEN_HELP)
+    p.add_argument("--until", metavar="W", help="up to the end of W")
+    p.add_argument("--project", metavar="DIR", help="only this project")
+    p.add_argument("--agent", metavar="NAME", help="only this agent")
+    p.add_argument("-o", "--output", metavar="PATH", help="write to PATH instead of stdout")
+    p.set_defaults(handler="auditlog.cli_export:cmd_export")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="auditlog",
@@ -58,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"auditlog {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_setup_commands(sub)
+    _add_query_commands(sub)
     _add_store_commands(sub)
     return parser
 

@@ -32,12 +32,22 @@ def _select(home: str, wanted: list[str]) -> list[str]:
     return chosen
 
 
+def _index_rows(home: str) -> dict[str, dict]:
+    from auditlog.query import Store
+
+    with Store(home) as store:
+        return {r["folder"]: r for r in store.db.query(
+            "SELECT id, folder, events, chain_head, indexed_bytes FROM sessions")}
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     home = paths.store_home()
     results = []
     broken = False
+    indexed = _index_rows(home)
     for folder in _select(home, args.sessions):
         problems, count, head = verify.verify_session(folder)
+        problems += verify.index_agreement(folder, indexed.get(os.path.basename(folder)), count, head)
         fatal = [p for p in problems if not p.warning]
         broken = broken or bool(fatal)
         results.append({"session": os.path.basename(folder), "events": count, "chain_head": head,

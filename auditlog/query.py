@@ -99,12 +99,12 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _rows(self, sql: str, params: list | tuple = ()) -> list[dict]:
+    def _rows(self, sql: str, params: list | tuple = (), *, fts_query: str | None = None) -> list[dict]:
         try:
             return list(self.db.query(sql, params))
         except sqlite3.OperationalError as exc:
-            if "fts5" in str(exc) or "syntax error" in str(exc) or "no such column" in str(exc):
-                raise QueryError(f"can't search for that: {exc}. Quote phrases with double quotes; "
+            if fts_query is not None:  # the user's FTS5 query did not parse
+                raise QueryError(f"can't search for {fts_query!r} ({exc}): quote phrases with double quotes; "
                                  "AND, OR, NOT and NEAR() are operators; prefix* matches word starts") from None
             raise
 
@@ -318,7 +318,7 @@ class Store:
             " e.ts, e.summary, s.project FROM search"
             " JOIN events e ON e.session = search.session AND e.seq = search.seq"
             " JOIN sessions s ON s.id = search.session"
-            f" WHERE {where} ORDER BY rank LIMIT ?", [*params, int(limit)])
+            f" WHERE {where} ORDER BY rank LIMIT ?", [*params, int(limit)], fts_query=query)
         return [SearchHit(r["session"], r["seq"], r["kind"], r["ts"], r["summary"] or "", r["snippet"] or "",
                           r["project"]) for r in rows]
 

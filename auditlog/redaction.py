@@ -627,6 +627,26 @@ def _build_index() -> tuple[_Anchor, ...]:
 
 _INDEX = _build_index()
 
+#: Shorter literals shared by several anchors: on small texts one ``find`` pass per base, and each hit is
+#: checked against the anchors built on it with ``startswith`` (no regex, nothing compiled).
+_BASES = {False: ("gh", "gl", "shp", "_v1_", "k_", "sk-", "-u"), True: ("pass", "pwd", "secret", "key")}
+
+
+def _build_small_groups() -> tuple[tuple[str, bool, tuple[tuple[_Anchor, int], ...]], ...]:
+    groups: dict[tuple[str, bool], list[tuple[_Anchor, int]]] = {}
+    for anc in _INDEX:
+        base, k = anc.text, 0
+        for b in _BASES[anc.ci]:
+            j = anc.text.find(b)
+            if j >= 0:
+                base, k = b, j
+                break
+        groups.setdefault((base, anc.ci), []).append((anc, k))
+    return tuple((b, ci, tuple(members)) for (b, ci), members in groups.items())
+
+
+_SMALL_GROUPS = _build_small_groups()
+
 #: Characters from rarest to most common in source code and prose (rough).  On large texts each anchor is
 #: searched from its rarest character, because a regex whose first op is one literal character is scanned
 #: by a tight C loop, about twice as fast as ``str.find`` of a short needle.
@@ -700,12 +720,15 @@ def find_secrets(text: str) -> list[tuple[int, int, int, str]]:
     low = _lower(text)
     if len(text) <= _BIG_TEXT:
         # Small text: compiling anything would cost more than all these C-speed ``find`` passes.
-        for anc in _INDEX:
-            hay = low if anc.ci else text
-            i = hay.find(anc.text)
+        for base, ci, members in _SMALL_GROUPS:
+            hay = low if ci else text
+            i = hay.find(base)
             while i >= 0:
-                _dispatch(text, low, anc, i, hits)
-                i = hay.find(anc.text, i + 1)
+                for anc, k in members:
+                    s = i - k
+                    if s >= 0 and hay.startswith(anc.text, s):
+                        _dispatch(text, low, anc, s, hits)
+                i = hay.find(base, i + 1)
         return hits
     if not _GROUPS:
         import re

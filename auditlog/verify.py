@@ -96,3 +96,16 @@ def verify_session(folder: str) -> tuple[list[Problem], int, str]:
         problems.append(Problem(torn, None, "holds the torn tail of an interrupted write (moved aside; chain continues)",
                                 warning=True))
     return problems, count, prev
+
+
+def index_agreement(folder: str, row: dict | None, count: int, head: str) -> list[Problem]:
+    """Whether the index holds what the journal holds. A disagreement is reported as
+    broken (queries would miss events) with its remedy: ``auditlog reindex``."""
+    index = os.path.join(os.path.dirname(os.path.dirname(folder)), "index.sqlite")
+    if row is None:
+        return [Problem(index, None, "the index has no row for this session; run `auditlog reindex`")]
+    size = os.path.getsize(os.path.join(folder, journal.JOURNAL))
+    if row["events"] != count or row["chain_head"] != head or row["indexed_bytes"] != size:
+        return [Problem(index, None, f"the index disagrees with the journal ({row['events']} events indexed, "
+                        f"{count} in the journal); run `auditlog reindex`")]
+    return []

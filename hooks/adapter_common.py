@@ -90,6 +90,15 @@ def new_observation(agent: str, payload: dict, event_kinds: dict[str, str], sess
     return obs
 
 
+def absolute_paths(tool_input: dict, cwd: str | None, fields: tuple[str, ...]) -> list[str]:
+    """The file a tool acts on, absolute (as snapshot and patch must both name it), from
+    the first of ``fields`` it has; an empty list when it names none."""
+    from auditlog.apply_patch_format import resolve
+
+    path = first_text(tool_input, *fields)
+    return [resolve(path, cwd)] if path else []
+
+
 def watch_files(obs: Observation, key: str, before: bool, paths: list[str],
                 fallbacks: dict[str, object] | None = None) -> None:
     """Edit-type tools: keep the files' pre-images at the before-event; at the after-event

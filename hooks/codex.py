@@ -19,6 +19,7 @@ from auditlog.hooks.adapter_common import (
     text_field,
     watch_tree,
 )
+
 from auditlog.observation import Observation
 
 AGENT = "codex"

@@ -55,9 +55,8 @@ def _quarantine(home: str, raw: bytes, why: str) -> None:
 
 
 def _redactor(home: str):
-    from auditlog.redaction import Redactor
-
     from auditlog import store_key
+    from auditlog.redaction import Redactor
 
     return Redactor(store_key.load_or_create(home))
 
@@ -111,10 +110,23 @@ def run(argv: list[str], stdin_fd: int = 0, outcome: Outcome | None = None) -> N
     Capture(home, _redactor(home)).record(obs, received)
 
 
+# Event names only Gemini CLI uses; SessionStart, SessionEnd and Notification it shares
+# with Claude Code, and tells apart by the ``timestamp`` field every Gemini payload has.
+GEMINI_EVENTS = frozenset(("BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel",
+                           "BeforeToolSelection", "PreCompress"))
+GEMINI_SHARED_EVENTS = frozenset(("SessionStart", "SessionEnd", "Notification"))
+
+
 def detect_agent(payload: dict) -> str:
-    """Which agent sent a payload when ``--agent`` is missing (docs/agents.md)."""
+    """Which agent sent a payload when ``--agent`` is missing (docs/agents.md): Cursor
+    by ``cursor_version``/``conversation_id``, Gemini CLI by its event names (and
+    ``timestamp``), Codex by ``turn_id``; anything else is taken for Claude Code. The
+    installers always pass ``--agent``, so this serves hand-written configurations."""
     if "cursor_version" in payload or "conversation_id" in payload:
         return "cursor"
+    event = payload.get("hook_event_name")
+    if event in GEMINI_EVENTS or ("timestamp" in payload and event in GEMINI_SHARED_EVENTS):
+        return "gemini"
     if "turn_id" in payload:
         return "codex"
     return "claude"
@@ -146,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 real_stdout.buffer.write(outcome.reply)
                 real_stdout.flush()
-            except Exception:  # noqa: BLE001 - the agent went away; nothing to tell it
+            except Exception:
                 pass
     return 0
 

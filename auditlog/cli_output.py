@@ -1,0 +1,71 @@
+"""How the CLI prints: rich on a terminal (colour, tables, a pager for long output),
+plain text when piped or when ``NO_COLOR`` is set, JSON with ``--json``."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from rich.console import Console
+from rich.syntax import Syntax
+from rich.text import Text
+
+console = Console(highlight=False)
+if not console.is_terminal:  # piped: no colour, and lines as long as they are
+    console = Console(highlight=False, width=max(console.width, 240), soft_wrap=True)
+PAGER_LINES = 60
+
+
+def print_json(value: object) -> None:
+    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def short_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+def one_line(text: str | None, width: int = 60) -> str:
+    first = " ".join((text or "").split())
+    return first if len(first) <= width else first[: width - 1] + "…"
+
+
+def highlighted_snippet(snippet: str) -> Text:
+    """An FTS snippet with its ``[[match]]`` marks shown in bold."""
+    text = Text()
+    rest = " ".join(snippet.split())
+    while "[[" in rest:
+        before, _, tail = rest.partition("[[")
+        match, _, rest = tail.partition("]]")
+        text.append(before)
+        text.append(match, style="bold yellow")
+    text.append(rest)
+    return text
+
+
+def diff_renderable(patch_text: str) -> Syntax | Text:
+    if console.is_terminal and not os.environ.get("NO_COLOR"):
+        return Syntax(patch_text, "diff", theme="ansi_dark", word_wrap=False, background_color="default")
+    return Text(patch_text)
+
+
+def emit(renderables: list, *, plain_text: str | None = None) -> None:
+    """Print, through a pager when a long output goes to a terminal; raw text when piped."""
+    if not console.is_terminal and plain_text is not None:
+        sys.stdout.write(plain_text if plain_text.endswith("\n") or not plain_text else plain_text + "\n")
+        return
+    lines = sum(str(r).count("\n") + 1 for r in renderables)
+    if console.is_terminal and lines > PAGER_LINES and os.environ.get("AUDITLOG_PAGER", "1") != "0":
+        with console.pager(styles=True):
+            for r in renderables:
+                console.print(r)
+        return
+    for r in renderables:
+        console.print(r)

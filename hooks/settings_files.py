@@ -1,0 +1,179 @@
+"""Registering ``auditlog-hook`` in an agent's JSON configuration, and taking it out again.
+
+Every installer shares these rules: the merge touches only our own entries (recognised by
+the ``auditlog-hook --agent NAME`` command), keeps every other hook and setting as it
+was, adds nothing when run twice, never overwrites a file it cannot read, and leaves a
+backup of any file it changes. Agents nest hooks two ways: Claude Code, Codex, Gemini
+CLI and hel group them (``{"matcher": …, "hooks": [{…command…}]}``), Cursor lists them
+flat (``{"command": …}``); both are handled here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import sys
+import time
+from collections.abc import Callable
+
+HOOKS = "hooks"
+
+
+def hook_executable() -> list[str]:
+    """This installation's hook: the console script beside the running interpreter."""
+    beside = os.path.join(os.path.dirname(sys.executable), "auditlog-hook")
+    if os.access(beside, os.X_OK):
+        return [beside]
+    found = shutil.which("auditlog-hook")
+    if found:
+        return [os.path.abspath(found)]
+    return [sys.executable, "-m", "auditlog.hooks.entry"]
+
+
+def hook_command(agent: str) -> str:
+    return " ".join(shlex.quote(part) for part in [*hook_executable(), "--agent", agent])
+
+
+def ours_pattern(agent: str) -> re.Pattern[str]:
+    """Matches the command of an auditlog hook registered for ``agent``, from this or
+    any other installation (a moved virtualenv, ``python -m``)."""
+    name = re.escape(agent)
+    return re.compile(rf"auditlog-hook['\"]?\s+--agent[ =]{name}\b|-m auditlog\.hooks\.entry\s+--agent[ =]{name}\b")
+
+
+def is_ours(entry: object, pattern: re.Pattern[str]) -> bool:
+    return isinstance(entry, dict) and isinstance(entry.get("command"), str) and bool(pattern.search(entry["command"]))
+
+
+def read_settings(path: str) -> dict:
+    """The settings file as a dict ({} when absent). A file that is not a JSON object is
+    an error: we never overwrite what we cannot read."""
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"{path} is not valid JSON ({exc}); fix it, then run install again") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} does not hold a JSON object; fix it, then run install again")
+    return data
+
+
+def write_settings(path: str, before: dict, after: dict) -> str | None:
+    """Write ``after`` if it differs from ``before``; returns the backup's path, if any."""
+    if before == after and os.path.exists(path):
+        return None
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    backup = None
+    if os.path.exists(path):
+        backup = f"{path}.auditlog-backup-{time.strftime('%Y%m%d-%H%M%S')}"
+        shutil.copy2(path, backup)
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(after, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    if os.path.exists(path):
+        shutil.copymode(path, tmp)
+    os.replace(tmp, path)
+    return backup
+
+
+def _strip(entries: list, pattern: re.Pattern[str]) -> list:
+    """``entries`` (one event's list) without our hooks: flat entries that are ours go,
+    and so do groups left empty by taking ours out of them."""
+    kept = []
+    for entry in entries:
+        if is_ours(entry, pattern):
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get(HOOKS), list):
+            inner = [h for h in entry[HOOKS] if not is_ours(h, pattern)]
+            if not inner and len(inner) != len(entry[HOOKS]):
+                continue
+            entry = {**entry, HOOKS: inner}
+        kept.append(entry)
+    return kept
+
+
+def without_ours(settings: dict, pattern: re.Pattern[str]) -> dict:
+    """``settings`` with every auditlog hook entry removed (and events left empty by
+    that removal dropped; a ``hooks`` object left empty goes too)."""
+    hooks = settings.get(HOOKS)
+    if not isinstance(hooks, dict):
+        return settings
+    new_hooks = {}
+    for event, entries in hooks.items():
+        if not isinstance(entries, list):
+            new_hooks[event] = entries
+            continue
+        kept = _strip(entries, pattern)
+        if kept or not entries:
+            new_hooks[event] = kept
+    result = dict(settings)
+    if new_hooks:
+        result[HOOKS] = new_hooks
+    else:
+        result.pop(HOOKS, None)
+    return result
+
+
+def with_ours(settings: dict, pattern: re.Pattern[str], events: tuple[str, ...],
+              entry: Callable[[str], dict]) -> dict:
+    """``settings`` with ``entry(event)`` appended on every event (replacing any earlier
+    auditlog entry, e.g. from another installation)."""
+    result = without_ours(settings, pattern)
+    hooks = dict(result.get(HOOKS) if isinstance(result.get(HOOKS), dict) else {})
+    for event in events:
+        existing = hooks.get(event) if isinstance(hooks.get(event), list) else []
+        hooks[event] = [*existing, entry(event)]
+    result[HOOKS] = hooks
+    return result
+
+
+def registered_in(settings: dict, pattern: re.Pattern[str]) -> list[str]:
+    """The events for which an auditlog hook is registered in ``settings``."""
+    hooks = settings.get(HOOKS) if isinstance(settings.get(HOOKS), dict) else {}
+    return [event for event, entries in hooks.items()
+            if isinstance(entries, list) and len(_strip(entries, pattern)) != len(entries)
+            or isinstance(entries, list) and _strip(entries, pattern) != entries]
+
+
+class JsonHooks:
+    """One agent's JSON hook file: how each of our entries looks, and what else the file
+    needs while our hooks are in it (``require``, e.g. Cursor's ``"version": 1``) and no
+    longer needs once they are gone (``release``)."""
+
+    def __init__(self, agent: str, events: tuple[str, ...], entry: Callable[[str, str], dict],
+                 require: Callable[[dict], dict] | None = None, release: Callable[[dict], dict] | None = None) -> None:
+        self.agent = agent
+        self.events = events
+        self.entry = entry
+        self.pattern = ours_pattern(agent)
+        self.require = require or (lambda settings: settings)
+        self.release = release or (lambda settings: settings)
+
+    def install(self, path: str) -> tuple[str, str | None, bool]:
+        """Register the hook; returns (settings path, backup path, whether anything changed)."""
+        before = read_settings(path)
+        command = hook_command(self.agent)
+        after = self.require(with_ours(before, self.pattern, self.events, lambda e: self.entry(e, command)))
+        backup = write_settings(path, before, after)
+        return path, backup, before != after
+
+    def uninstall(self, path: str) -> tuple[str, str | None, bool]:
+        if not os.path.exists(path):
+            return path, None, False
+        before = read_settings(path)
+        after = self.release(without_ours(before, self.pattern))
+        if before == after:
+            return path, None, False
+        return path, write_settings(path, before, after), True
+
+    def registered_events(self, path: str) -> list[str]:
+        return registered_in(read_settings(path), self.pattern)
