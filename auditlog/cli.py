@@ -122,6 +122,12 @@ def _add_query_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--agent", metavar="NAME", help="only this agent")
     p.add_argument("-o", "--output", metavar="PATH", help="write to PATH instead of stdout")
     p.set_defaults(handler="auditlog.cli_export:cmd_export")
+    p = sub.add_parser("browse", help="the interactive browser (TUI)",
+                       description="Open the terminal browser: sessions with filters, a session's timeline and "
+                       "conversation, diff replay, full-text search, and live follow of sessions being written.")
+    _add_filters(p)
+    p.add_argument("--session", metavar="SESSION", help="open this session directly")
+    p.set_defaults(handler="auditlog.tui.app:cmd_browse")
 
 
 def build_parser() -> argparse.ArgumentParser:

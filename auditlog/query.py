@@ -61,6 +61,22 @@ def fts_words(text: str) -> str:
     return " ".join('"' + w.replace('"', '""') + '"' for w in words)
 
 
+_PATHLIKE = re.compile(r'^[^"()*\s]*[./\\:=@#-][^"()\s]*$')
+
+
+def forgiving_fts(query: str) -> str:
+    """The user's FTS5 query with path-like words (``notes.txt``, ``src/app.py``,
+    ``port=8000``) quoted as phrases, which FTS5 would otherwise reject; phrases in
+    double quotes, AND/OR/NOT, NEAR() and prefix* keep their meaning."""
+    out = []
+    for token in query.split():
+        if token.upper() not in ("AND", "OR", "NOT") and _PATHLIKE.match(token) and re.search(r"\w", token):
+            out.append('"' + token.replace('"', '""') + '"')
+        else:
+            out.append(token)
+    return " ".join(out)
+
+
 def file_condition(pattern: str, column: str = "path", name_column: str = "name") -> tuple[str, list]:
     """SQL matching a changed path exactly, by suffix (``config.ini`` finds
     ``src/app/config.ini``) or by glob (``src/**.py``, ``*.ini``)."""
@@ -309,7 +325,7 @@ class Store:
         if not query.strip():
             raise QueryError("give some words to search for")
         where = "search MATCH ?"
-        params: list = [query]
+        params: list = [forgiving_fts(query)]
         if session:
             where += " AND search.session = ?"
             params.append(session)

@@ -101,12 +101,16 @@ _PLACEHOLDER_WORDS = frozenset(
     dummy fake test testing foo bar baz qux xxx secretstr secretbytes secret_key access_token token_here
     n/a na env environ bearer basic auth user username admin root""".split()
 )
+_PLACEHOLDER_PARTS = (
+    "example", "placeholder", "changeme", "xxxx", "redacted", "...", "***", "{{", "password", "passwd", "secret",
+    "token",
+)  # fmt: skip
 #: Words that say "type annotation", not "value" (``password: str``).
 _TYPE_WORDS = frozenset("str string bytes int float bool boolean number any object optional secretstr".split())
 #: A value starting with one of these is a reference, template, mask or expression, not a literal.
 _REF_START = frozenset("$%{<[(*&@`#!|")
 #: Where an unquoted value ends.
-_UNQUOTED_STOP = frozenset(" \t\r\n\"'`,;&)}]([<>|\\")
+_UNQUOTED_STOP = " \t\r\n\"'`,;&)}]([<>|\\"
 _NAME_CHARS = frozenset(_ASCII_LETTERS + "0123456789_.-")
 _KEY_END = frozenset("\"'=: \t\\]")
 
@@ -120,7 +124,9 @@ def _is_placeholder(value: str) -> bool:
         return True
     if len(set(v)) <= 2 and len(v) > 2:  # ******, xxxxxx, 000000, x-x-x
         return True
-    return any(w in v for w in ("example", "placeholder", "changeme", "xxxx", "redacted", "...", "***", "{{"))
+    # A value that names what it stands for ("role-secret-key", "mypassword", "REFRESH_TOKEN") is a
+    # placeholder or a constant, not a credential; so is an ARN.
+    return v.startswith("arn:") or any(w in v for w in _PLACEHOLDER_PARTS)
 
 
 def _is_identifier_path(value: str) -> bool:
@@ -130,8 +136,11 @@ def _is_identifier_path(value: str) -> bool:
 
 def _looks_random(value: str) -> bool:
     """Does a value under a weak name (bare ``key``/``token``) look machine-generated?"""
-    if len(value) < 16 or any(c.isspace() for c in value):
-        return False
+    if len(value) < 16 or any(c.isspace() or c in "/\\&" for c in value):
+        return False  # object keys, paths (``my-app/build.zip``), escaped bytes: not credentials
+    dot = value.rfind(".")
+    if 0 < len(value) - dot - 1 <= 4 and value[dot + 1 :].isalpha():
+        return False  # a file name: RHEL5export-i-fh8sjjsq.ova
     digits = sum(c.isdigit() for c in value)
     letters = sum(c.isalpha() for c in value)
     if digits < 2 or letters < 2:
@@ -143,9 +152,25 @@ def _looks_random(value: str) -> bool:
     return (has_upper and has_lower) or len(set(value)) >= 12
 
 
+def _looks_credential(value: str) -> bool:
+    """A literal under a token/key/secret name (not a password): machine-made values have digits, mixed case or
+    symbols; ``"__root__"`` or ``"default"`` are names, not credentials."""
+    if len(value) < 8:
+        return False
+    return (
+        any(c.isdigit() for c in value)
+        or (any(c.isupper() for c in value) and any(c.islower() for c in value))
+        or any(c in "!@#$%^&*+/=~" for c in value)
+    )
+
+
 def _looks_like_path(value: str) -> bool:
     if value.startswith(("~/", "./", "../", "file:")) or (len(value) > 2 and value[1] == ":" and value[2] in "\\/"):
         return True
+    tail = value.rsplit("/", 1)[-1] if "/" in value else ""
+    ext = tail.rsplit(".", 1)[-1] if "." in tail else ""
+    if ext and 1 <= len(ext) <= 5 and ext.isalpha():
+        return True  # my-app/build-42.war, keys/prod.pem
     if value.startswith("/") and "+" not in value and "=" not in value:
         return "." in value.rsplit("/", 1)[-1] or value.count("/") >= 2
     return False
@@ -166,6 +191,10 @@ def _check_private_key(text: str, m: re.Match[str]) -> Hit | None:
     """PEM block: OPENSSH keys are ``ssh-private-key``; a block that is the value of a JSON ``private_key``
     (a GCP service-account file) is ``gcp-service-account``."""
     start, end = m.span()
+    block = m.group(0)
+    body = block[block.find("-----", 11) + 5 :]
+    if not any(len(t) >= 40 for t in body.replace("\\n", " ").replace("\\r", " ").split()):
+        return None  # prose or code naming the header ('-----BEGIN RSA PRIVATE KEY-----' and ...), no key
     label = m.group(1) or ""
     if "OPENSSH" in label:
         kind = "ssh-private-key"
@@ -208,7 +237,12 @@ def _check_authorization(text: str, m: re.Match[str]) -> Hit | None:
     """``Authorization: <scheme> <credentials>``: the kind follows the scheme."""
     scheme = (m.group(1) or "").lower()
     creds = m.group(2)
-    if scheme in ("digest", "negotiate") or _is_placeholder(creds):
+    if scheme in ("digest", "negotiate") or scheme.startswith("aws4-") or _is_placeholder(creds):
+        return None
+    lead = text[m.start() + 13 : m.start(1) if m.group(1) else m.start(2)]
+    if ":" not in lead and "\"" not in lead and "'" not in lead:
+        return None  # `authorization = request.headers[...]`: code, not a header
+    if any(c in creds for c in "()[]{}<>") or (not scheme and _is_identifier_path(creds)):
         return None
     if not scheme and creds.lower() in ("bearer", "basic", "token"):
         return None
@@ -262,19 +296,30 @@ def _check_cli_user(text: str, m: re.Match[str]) -> Hit | None:
 def _check_conn_string(text: str, m: re.Match[str]) -> Hit | None:
     """``Password=...;`` needs a ``;``-separated connection string around it (``PWD=/home/me`` is not one)."""
     value = m.group(1).strip()
-    if not value or _is_placeholder(value):
+    if not value or _is_placeholder(value) or _looks_like_path(value):
         return None
-    ls, le = _line_of(text, m.start())
-    if ";" not in text[ls:le]:
+    end = m.end(1)
+    ls, _le = _line_of(text, m.start())
+    # Either the value is closed by ``;`` or it ends a string whose earlier part is ``;``-separated.
+    if not text.startswith(";", m.end()) and ";" not in text[ls : m.start()]:
         return None
     start = m.start(1)
-    return start, start + len(m.group(1).rstrip()), "connection-string-password"
+    return start, min(end, start + len(m.group(1).rstrip())), "connection-string-password"
 
 
 def _check_azure(text: str, m: re.Match[str]) -> Hit | None:
     kind = "azure-storage-key" if m.group(0)[:1] in "aA" else "azure-shared-access-key"
     start, end = m.span(1)
     return start, end, kind
+
+
+def _check_aws(text: str, m: re.Match[str]) -> Hit | None:
+    """AWS documents its examples with ``EXAMPLE`` in the value (``AKIAIOSFODNN7EXAMPLE``): not secrets."""
+    value = m.group(1) if m.lastindex else m.group(0)
+    if "EXAMPLE" in value:
+        return None
+    start, end = m.span(1) if m.lastindex else m.span()
+    return start, end, "aws-access-key-id" if value.startswith(("AKIA", "ASIA")) else "aws-secret-key"
 
 
 def _check_discord(text: str, m: re.Match[str]) -> Hit | None:
@@ -297,14 +342,15 @@ _GLUE = (
 _STRONG_KEY_PREFIXES = (
     "api", "access", "secret", "private", "signing", "encryption", "master", "auth", "client", "license",
     "service", "account", "session", "webhook", "shared", "storage", "subscription", "consumer", "hmac", "jwt",
-    "admin", "app", "deploy", "root", "crypt", "cipher", "aes", "hmac", "sign",
+    "admin", "app", "deploy", "crypt", "cipher", "aes", "sign",
 )  # fmt: skip
 #: ``<prefix>_token`` names that are not credentials (pagination, tokenizers, counters).
 _WEAK_TOKEN_PREFIXES = (
     "next", "page", "continuation", "pagination", "cancellation", "cancel", "sync", "resume", "start", "end",
     "eos", "bos", "pad", "unk", "sep", "cls", "mask", "special", "max", "min", "num", "total", "input",
     "output", "first", "last", "prev", "current", "cur", "stop", "split", "lexer", "parser", "word", "sub",
-    "vocab", "bpe", "delimiter", "separator", "cursor", "marker",
+    "vocab", "bpe", "delimiter", "separator", "cursor", "marker", "starting", "continuation", "change", "update",
+    "action", "unit", "request", "idempotency", "sync", "state",
 )  # fmt: skip
 _LINE_PREFIXES = frozenset(("", "export", "-", "set", "env", "readonly", "declare -x", "local", "setenv"))
 _CONTEXT_WORDS = frozenset("password passwd passphrase pass pwd".split())
@@ -354,6 +400,10 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
     before = text[ns - 1] if ns > 0 else "\n"
     if before == "$" or (before == "{" and ns > 1 and text[ns - 2] == "$") or before == "%":
         return None  # $FOO_TOKEN, ${FOO_TOKEN:-x}, %FOO_TOKEN%: a reference, not an assignment
+    if before == "/" and text.endswith("://", 0, ns):
+        return None  # https://x-access-token:<secret>@host: the URL rule owns the userinfo
+    if before == ":" and text[ke] == ":":
+        return None  # arn:aws:secretsmanager:*:*:secret:name, a:token:b: a path, not an assignment
     raw_name = text[ns:ke]
     cli = raw_name.startswith("-")
     name = low[ns:ke].lstrip("-.")
@@ -366,7 +416,9 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
     if password_like or word == "secret":
         strong = True
     elif word == "token":
-        strong = not head.endswith(_WEAK_TOKEN_PREFIXES) and (bool(head.lstrip("-.")) or env_style)
+        if head.endswith(_WEAK_TOKEN_PREFIXES):
+            return None  # NextToken, page_token, eos_token, ClientRequestToken: not credentials
+        strong = bool(head.lstrip("-.")) or env_style
     else:  # key
         strong = head.endswith(_STRONG_KEY_PREFIXES)
 
@@ -382,6 +434,8 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
             p += 2
         else:
             return None
+    elif quoted_key:
+        return None  # "passwd:dir": a string that merely starts with the word
     if quoted_key and p < n and text[p] == "]":
         p += 1  # os.environ["API_KEY"] = ...
     p0 = p
@@ -403,7 +457,7 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
         sep = "=" if nxt == "=" else ":"
         p += 2 if nxt == "=" else 1
     elif gap_before and (cli or (name == "password" and c == "'")):
-        sep = " "  # --password hunter2 ; SQL: PASSWORD 'x'
+        sep = " "  # a CLI flag and its value; SQL's PASSWORD '...'
     else:
         return None
     p1 = p
@@ -428,21 +482,27 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
     else:
         if sep == "=" and gap_before == 0 and gap_after:
             return None  # shell: FOO_TOKEN= cmd  (empty assignment)
-        vs = ve = p
-        limit = min(n, p + 1024)
-        while ve < limit and text[ve] not in _UNQUOTED_STOP:
-            ve += 1
+        vs = p
+        seg = text[p : p + 512]
+        cut = len(seg)
+        for ch in _UNQUOTED_STOP:  # a few C-speed finds beat a Python loop over the characters
+            j = seg.find(ch, 0, cut)
+            if j >= 0:
+                cut = j
+        ve = p + cut
         quoted = False
         after = ve
     value = text[vs:ve]
-    if not value or _is_placeholder(value) or any(ch.isspace() for ch in value):
+    if len(value) < 4 or _is_placeholder(value) or any(ch.isspace() for ch in value):
         return None
+    if word == "key" and "key" in value.lower():
+        return None  # "S3Key": "my-key-name"
     if value.isdigit() and not (password_like and len(value) >= 4):
         return None
     if _looks_like_path(value) or "://" in value:
         return None
     if quoted:
-        if len(value) < 4:
+        if not password_like and not _looks_credential(value):
             return None
     else:
         follow = text[after] if after < n else "\n"
@@ -456,13 +516,17 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
         if sep == ":":
             if rest and not rest.startswith("#") and follow not in "\"'":
                 return None  # JS object (`key: value,`) or annotation with default (`x: str = ...`)
-            if ident and (value.lower() in _TYPE_WORDS or (value[0].isupper() and not any(ch.isdigit() for ch in value))):
-                return None  # password: str ; token: Token
+            if ident and (
+                "." in value
+                or value.lower() in _TYPE_WORDS
+                or (value[0].isupper() and not any(ch.isdigit() for ch in value))
+            ):
+                return None  # password: str ; token: Token ; KEY: module.Type
             if ident and not line_start and follow not in "\"'":
                 return None
         elif sep == " ":
-            if value.startswith("-"):
-                return None
+            if value.startswith("-") or (value.isalpha() and (value.islower() or value.isupper())):
+                return None  # "--password options", "--token TOKEN": prose and placeholders
         else:
             url_query = before in "?&;"
             shellish = gap_before == 0 and gap_after == 0 and (env_style or cli or url_query)
@@ -526,13 +590,13 @@ RULES: tuple[Rule, ...] = (
          shape="GR1348941<20 chars> (runner registration)"),
     Rule("aws-secret-key", ("AKIA", "ASIA"),
          r"(?<![A-Za-z0-9])A(?:KIA|SIA)[A-Z0-9]{16}(?:[\"']?[ \t]*[,:;|=][ \t]*[\"']?|[ \t]+)"
-         r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])", group=1,
+         r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])", group=1, check=_check_aws,
          shape="<key id>, <40 base64 chars> (CSV / credentials next to the key id)"),
     Rule("aws-access-key-id", ("AKIA", "ASIA"), r"(?<![A-Za-z0-9])A(?:KIA|SIA)[A-Z0-9]{16}(?![A-Za-z0-9])",
-         shape="AKIA<16 upper-case alphanumerics> | ASIA<16> (temporary)"),
+         check=_check_aws, shape="AKIA<16 upper-case alphanumerics> | ASIA<16> (temporary)"),
     Rule("aws-secret-key", ("secret_access_key", "secretaccesskey"),
          r"(?i:secret_?access_?key)\\?[\"']?[ \t]*(?:[:=][ \t]*|[ \t]+)\\?[\"']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
-         group=1, ci=True, shape="aws_secret_access_key = <40 base64 chars>"),
+         group=1, ci=True, check=_check_aws, shape="aws_secret_access_key = <40 base64 chars>"),
     Rule("gcp-api-key", ("AIza",), r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",
          shape="AIza<35 chars>"),
     Rule("google-oauth-client-secret", ("GOCSPX-",), _BH + r"GOCSPX-[A-Za-z0-9_-]{24,40}(?![A-Za-z0-9_-])",
@@ -585,10 +649,10 @@ RULES: tuple[Rule, ...] = (
          r"(?<![A-Za-z0-9_])(?i:basic)[ \t]+([A-Za-z0-9+/]{6,4096}={0,2})(?![A-Za-z0-9+/=])",
          group=1, ci=True, check=_check_basic, shape="Basic <base64 of user:password>"),
     Rule("basic-auth", ("-u", "--user"),
-         r"(?:(?<![A-Za-z0-9_-])-u|(?<![A-Za-z0-9_-])--user)(?:[ \t]*=|[ \t]+|)[\"']?([^\s:'\"]{1,128}):([^\s'\"]{1,256})",
+         r"(?:(?<![A-Za-z0-9_-])-u|(?<![A-Za-z0-9_-])--user)(?:[ \t]*=|[ \t]+|)[\"']?([^\s:'\"`]{1,128}):([^\s'\"`)]{1,256})",
          group=2, check=_check_cli_user, shape="curl -u user:<password>"),
     Rule("connection-string-password", ("passw", "pwd"),
-         r"(?<![A-Za-z0-9_])(?i:password|pwd)[ \t]*=[ \t]*([^;'\"\r\n]{1,256}?)[ \t]*(?=;|['\"]|\r|\n|$)",
+         r"(?<![A-Za-z0-9_])(?i:password|pwd)[ \t]*=[ \t]*([^;'\"`\r\n]{1,256}?)[ \t]*(?=;|['\"]|\r|\n|$)",
          group=1, ci=True, check=_check_conn_string, shape="Server=...;User Id=...;Password=<value>;"),
     Rule("generic-secret", ("passw", "_pass", "_pwd", "passphrase", "secret", "token", "key"), None, ci=True,
          scan=_scan_assignment,
@@ -616,36 +680,34 @@ class _Anchor:
         self.entries = entries  # (priority, rule) of every rule behind this anchor
 
 
-def _build_index() -> tuple[_Anchor, ...]:
-    """Group rules by anchor so each anchor costs one search whatever the number of rules behind it."""
-    table: dict[tuple[str, bool], list[tuple[int, Rule]]] = {}
-    for prio, rule in enumerate(RULES):
-        for a in rule.anchors:
-            table.setdefault((a, rule.ci), []).append((prio, rule))
-    return tuple(_Anchor(a, ci, tuple(entries)) for (a, ci), entries in table.items())
-
-
-_INDEX = _build_index()
-
 #: Shorter literals shared by several anchors: on small texts one ``find`` pass per base, and each hit is
 #: checked against the anchors built on it with ``startswith`` (no regex, nothing compiled).
 _BASES = {False: ("gh", "gl", "shp", "_v1_", "k_", "sk-", "-u"), True: ("pass", "pwd", "secret", "key")}
 
 
-def _build_small_groups() -> tuple[tuple[str, bool, tuple[tuple[_Anchor, int], ...]], ...]:
+def _build_index() -> tuple[tuple[_Anchor, ...], tuple[tuple[str, bool, tuple[tuple[_Anchor, int], ...]], ...]]:
+    """Group rules by anchor (one search per anchor whatever the number of rules behind it), and anchors by
+    the base literal they contain (one ``find`` pass per base on small texts)."""
+    table: dict[tuple[str, bool], list[tuple[int, Rule]]] = {}
+    for prio, rule in enumerate(RULES):
+        for a in rule.anchors:
+            table.setdefault((a, rule.ci), []).append((prio, rule))
+    index = []
     groups: dict[tuple[str, bool], list[tuple[_Anchor, int]]] = {}
-    for anc in _INDEX:
-        base, k = anc.text, 0
-        for b in _BASES[anc.ci]:
-            j = anc.text.find(b)
+    for (a, ci), entries in table.items():
+        anc = _Anchor(a, ci, tuple(entries))
+        index.append(anc)
+        base, k = a, 0
+        for b in _BASES[ci]:
+            j = a.find(b)
             if j >= 0:
                 base, k = b, j
                 break
-        groups.setdefault((base, anc.ci), []).append((anc, k))
-    return tuple((b, ci, tuple(members)) for (b, ci), members in groups.items())
+        groups.setdefault((base, ci), []).append((anc, k))
+    return tuple(index), tuple((b, ci, tuple(members)) for (b, ci), members in groups.items())
 
 
-_SMALL_GROUPS = _build_small_groups()
+_INDEX, _SMALL_GROUPS = _build_index()
 
 #: Characters from rarest to most common in source code and prose (rough).  On large texts each anchor is
 #: searched from its rarest character, because a regex whose first op is one literal character is scanned
@@ -653,19 +715,19 @@ _SMALL_GROUPS = _build_small_groups()
 _RARITY = (
     "QZJXqjzVKYWUHGBOFxLMNRDIPCTSAE|~^`<>{}!?;@#$%&*+9876543210kvwybgfmpucdlhrsnioate()[]\"'/:,=_-. \t\n"
 )
-_RANK = {c: i for i, c in enumerate(_RARITY)}
 
 
 def _build_groups() -> tuple[tuple[bool, str, tuple[tuple[_Anchor, int], ...]], ...]:
     """For large texts: one regex per (case mode, entry character), ``c(?=rest1|rest2...)``."""
     import re
 
+    rank = {c: i for i, c in enumerate(_RARITY)}
     groups: dict[tuple[bool, str], list[tuple[_Anchor, int]]] = {}
     for anc in _INDEX:
         # The rarest character that still leaves something for the lookahead to check (else every
         # occurrence of the character would reach Python).
         last = max(1, len(anc.text) - 1)
-        k = min(range(last), key=lambda j: (_RANK.get(anc.text[j], len(_RARITY) // 2), j))
+        k = min(range(last), key=lambda j: (rank.get(anc.text[j], len(_RARITY) // 2), j))
         groups.setdefault((anc.ci, anc.text[k]), []).append((anc, k))
     out = []
     for (ci, c), members in groups.items():

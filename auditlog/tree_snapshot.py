@@ -66,7 +66,10 @@ def snapshot(repo: RepoInfo, home: str, scratch_dir: str) -> str:
     real_index = os.path.join(repo.git_dir, "index")
     try:
         if os.path.exists(real_index):
-            shutil.copyfile(real_index, index_file)  # its stat cache makes `add -A` fast
+            # Its stat cache makes `add -A` fast. copy2 keeps the index's mtime, which git
+            # needs to spot "racily clean" entries (a file changed in the same second as
+            # the index was written, same size): with a fresh mtime they would look clean.
+            shutil.copy2(real_index, index_file)
         env = _env(repo, home, index_file)
         _git(repo, env, "add", "-A", "--ignore-errors", ".")
         return _git(repo, env, "write-tree").decode().strip()

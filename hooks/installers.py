@@ -13,6 +13,10 @@ from types import ModuleType
 
 INSTALLERS = {
     "claude": "auditlog.hooks.claude_install",
+    "codex": "auditlog.hooks.codex_install",
+    "gemini": "auditlog.hooks.gemini_install",
+    "cursor": "auditlog.hooks.cursor_install",
+    "hel": "auditlog.hooks.hel_install",
 }
 
 

@@ -85,6 +85,17 @@ def write_settings(path: str, before: dict, after: dict) -> str | None:
     return backup
 
 
+def config_path(scope: str, directory: str | None, folder: str, name: str, *, label: str,
+                scopes: tuple[str, ...], user_dir: str | None = None) -> str:
+    """``DIR/<folder>/<name>`` for the project scope, ``~/<folder>/<name>`` (or
+    ``user_dir``) for the user scope; a scope the agent does not have is an error."""
+    if scope not in scopes:
+        raise ValueError(f"{label} has no {scope!r} scope; use {' or '.join(scopes)}")
+    if scope == "user":
+        return os.path.join(user_dir or os.path.join(os.path.expanduser("~"), folder), name)
+    return os.path.join(os.path.abspath(directory or os.getcwd()), folder, name)
+
+
 def _strip(entries: list, pattern: re.Pattern[str]) -> list:
     """``entries`` (one event's list) without our hooks: flat entries that are ours go,
     and so do groups left empty by taking ours out of them."""
@@ -106,7 +117,7 @@ def without_ours(settings: dict, pattern: re.Pattern[str]) -> dict:
     that removal dropped; a ``hooks`` object left empty goes too)."""
     hooks = settings.get(HOOKS)
     if not isinstance(hooks, dict):
-        return settings
+        return dict(settings)  # a copy: callers add to it, and must not change the original
     new_hooks = {}
     for event, entries in hooks.items():
         if not isinstance(entries, list):
@@ -140,8 +151,27 @@ def registered_in(settings: dict, pattern: re.Pattern[str]) -> list[str]:
     """The events for which an auditlog hook is registered in ``settings``."""
     hooks = settings.get(HOOKS) if isinstance(settings.get(HOOKS), dict) else {}
     return [event for event, entries in hooks.items()
-            if isinstance(entries, list) and len(_strip(entries, pattern)) != len(entries)
-            or isinstance(entries, list) and _strip(entries, pattern) != entries]
+            if isinstance(entries, list) and _strip(entries, pattern) != entries]
+
+
+def ours_in(settings: dict, pattern: re.Pattern[str]) -> list[dict]:
+    """Our hook handlers in ``settings`` (flat or grouped), as the objects themselves."""
+    hooks = settings.get(HOOKS) if isinstance(settings.get(HOOKS), dict) else {}
+    found = []
+    for entries in hooks.values():
+        for entry in entries if isinstance(entries, list) else []:
+            inner = entry.get(HOOKS) if isinstance(entry, dict) and isinstance(entry.get(HOOKS), list) else [entry]
+            found += [h for h in inner if is_ours(h, pattern)]
+    return found
+
+
+# What an agent's file needs besides our hooks, given the file as it was (``before``)
+# and with our hooks merged in or taken out (``after``).
+Extra = Callable[[dict, dict], dict]
+
+
+def _unchanged(before: dict, after: dict) -> dict:
+    return after
 
 
 class JsonHooks:
@@ -150,19 +180,19 @@ class JsonHooks:
     longer needs once they are gone (``release``)."""
 
     def __init__(self, agent: str, events: tuple[str, ...], entry: Callable[[str, str], dict],
-                 require: Callable[[dict], dict] | None = None, release: Callable[[dict], dict] | None = None) -> None:
+                 require: Extra = _unchanged, release: Extra = _unchanged) -> None:
         self.agent = agent
         self.events = events
         self.entry = entry
         self.pattern = ours_pattern(agent)
-        self.require = require or (lambda settings: settings)
-        self.release = release or (lambda settings: settings)
+        self.require = require
+        self.release = release
 
     def install(self, path: str) -> tuple[str, str | None, bool]:
         """Register the hook; returns (settings path, backup path, whether anything changed)."""
         before = read_settings(path)
         command = hook_command(self.agent)
-        after = self.require(with_ours(before, self.pattern, self.events, lambda e: self.entry(e, command)))
+        after = self.require(before, with_ours(before, self.pattern, self.events, lambda e: self.entry(e, command)))
         backup = write_settings(path, before, after)
         return path, backup, before != after
 
@@ -170,7 +200,7 @@ class JsonHooks:
         if not os.path.exists(path):
             return path, None, False
         before = read_settings(path)
-        after = self.release(without_ours(before, self.pattern))
+        after = self.release(before, without_ours(before, self.pattern))
         if before == after:
             return path, None, False
         return path, write_settings(path, before, after), True

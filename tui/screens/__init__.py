@@ -1,0 +1,1 @@
+"""One screen per task: sessions, one session, diff replay, search, help."""
