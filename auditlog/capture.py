@@ -93,13 +93,26 @@ class Capture:
                 changes, patch_texts = self._write_patches(folder, seq, obs, pending)
                 context = repo.as_context() if repo and (obs.context_wanted or seq == 1) else None
                 record = {
-                    "v": RECORD_VERSION, "seq": seq, "ts": received, "agent": obs.agent,
-                    "session": obs.session_id, "event": obs.event, "kind": obs.kind, "cwd": obs.cwd,
-                    "tool": obs.tool, "tool_use_id": obs.tool_use_id, "turn": obs.turn,
-                    "subagent": obs.subagent, "files": [c["path"] for c in changes],
-                    "patches": [c["patch"] for c in changes], "changes": changes,
-                    "summary": self._summary(obs, changes), "failed": True if obs.failed else None,
-                    "context": context, "redactions": self.redactions or None, "payload": payload,
+                    "v": RECORD_VERSION,
+                    "seq": seq,
+                    "ts": received,
+                    "agent": obs.agent,
+                    "session": obs.session_id,
+                    "event": obs.event,
+                    "kind": obs.kind,
+                    "cwd": obs.cwd,
+                    "tool": obs.tool,
+                    "tool_use_id": obs.tool_use_id,
+                    "turn": obs.turn,
+                    "subagent": obs.subagent,
+                    "files": [c["path"] for c in changes],
+                    "patches": [c["patch"] for c in changes],
+                    "changes": changes,
+                    "summary": self._summary(obs, changes),
+                    "failed": True if obs.failed else None,
+                    "context": context,
+                    "redactions": self.redactions or None,
+                    "payload": payload,
                     "prev": tail.prev,
                 }
                 line = encode_record(record)
@@ -188,7 +201,9 @@ class Capture:
         if diff.created:
             before = None
         elif after is None:
-            removed = [ln[1:] for h in diff.hunks if isinstance(h, dict) for ln in h.get("lines") or [] if ln[:1] in "- "]
+            removed = [
+                ln[1:] for h in diff.hunks if isinstance(h, dict) for ln in h.get("lines") or [] if ln[:1] in "- "
+            ]
             before = ("\n".join(removed) + "\n").encode() if removed else b""
         else:
             text = file_images.reverse_hunks(after.decode("utf-8", "surrogateescape"), diff.hunks)
@@ -212,12 +227,15 @@ class Capture:
                 pending.append(PendingChange(change.path, patch, before, after))
         return pending
 
-    def _write_patches(self, folder: str, seq: int, obs: Observation,
-                       pending: list[PendingChange]) -> tuple[list[dict], dict[str, str]]:
+    def _write_patches(
+        self, folder: str, seq: int, obs: Observation, pending: list[PendingChange]
+    ) -> tuple[list[dict], dict[str, str]]:
         changes, texts = [], {}
         used: set[str] = set()
         for item in pending:
-            stem = f"{seq:04d}-{_NAME_UNSAFE.sub('_', obs.tool or obs.event)}-{_NAME_UNSAFE.sub('_', item.path.rsplit('/', 1)[-1])[:60]}"
+            tool_part = _NAME_UNSAFE.sub("_", obs.tool or obs.event)
+            name_part = _NAME_UNSAFE.sub("_", item.path.rsplit("/", 1)[-1])[:60]
+            stem = f"{seq:04d}-{tool_part}-{name_part}"
             name, n = f"{stem}.patch", 2
             while name in used:
                 name, n = f"{stem}-{n}.patch", n + 1
@@ -227,11 +245,16 @@ class Capture:
             paths.ensure_dir(os.path.join(folder, PATCHES))
             paths.write_private_file(os.path.join(folder, rel), data)
             change = {
-                "path": item.path, "op": item.patch.op, "added": item.patch.added, "removed": item.patch.removed,
-                "patch": rel, "patch_sha256": sha256_hex(data),
+                "path": item.path,
+                "op": item.patch.op,
+                "added": item.patch.added,
+                "removed": item.patch.removed,
+                "patch": rel,
+                "patch_sha256": sha256_hex(data),
                 "pre_blob": blobs.put_blob(folder, item.before) if item.before is not None else None,
                 "post_blob": blobs.put_blob(folder, item.after) if item.after is not None else None,
-                "pre_oid": item.patch.pre_oid, "post_oid": item.patch.post_oid,
+                "pre_oid": item.patch.pre_oid,
+                "post_oid": item.patch.post_oid,
             }
             if item.patch.binary:
                 change["binary"] = True
@@ -246,6 +269,8 @@ class Capture:
         added = sum(c["added"] for c in changes)
         removed = sum(c["removed"] for c in changes)
         if obs.tool in ("Bash", "PowerShell") or len(changes) > 1:
-            names = ", ".join(c["path"] for c in changes[:3]) + (f" and {len(changes) - 3} more" if len(changes) > 3 else "")
+            names = ", ".join(c["path"] for c in changes[:3]) + (
+                f" and {len(changes) - 3} more" if len(changes) > 3 else ""
+            )
             return f"{obs.summary} → {names} (+{added} −{removed})"
         return f"{obs.summary} (+{added} −{removed})"

@@ -12,45 +12,66 @@ AGENT_CHOICES = ("claude", "codex", "gemini", "cursor", "hel")
 
 
 def _add_setup_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("install", help="register auditlog-hook in an agent's settings",
-                       description="Register this installation's auditlog-hook for every hook event of the agent. "
-                       "Other hooks and settings are kept; running it twice adds nothing; a backup of the changed file "
-                       "is left beside it.")
+    p = sub.add_parser(
+        "install",
+        help="register auditlog-hook in an agent's settings",
+        description="Register this installation's auditlog-hook for every hook event of the agent. "
+        "Other hooks and settings are kept; running it twice adds nothing; a backup of the changed file "
+        "is left beside it.",
+    )
     p.add_argument("--agent", required=True, choices=AGENT_CHOICES, help="the agent to capture")
-    p.add_argument("--scope", choices=("project", "user", "local"), default="project",
-                   help="project: the project's own configuration, e.g. DIR/.claude/settings.json (default); "
-                   "user: the user's, e.g. ~/.claude/settings.json; local: DIR/.claude/settings.local.json "
-                   "(Claude Code only); docs/agents.md lists every agent's files")
+    p.add_argument(
+        "--scope",
+        choices=("project", "user", "local"),
+        default="project",
+        help="project: the project's own configuration, e.g. DIR/.claude/settings.json (default); "
+        "user: the user's, e.g. ~/.claude/settings.json; local: DIR/.claude/settings.local.json "
+        "(Claude Code only); docs/agents.md lists every agent's files",
+    )
     p.add_argument("--dir", default=None, help="the project folder (default: the current folder)")
     p.set_defaults(handler="auditlog.cli_setup:cmd_install")
-    p = sub.add_parser("uninstall", help="remove exactly what install added",
-                       description="Remove the auditlog hooks that install added; everything else stays.")
+    p = sub.add_parser(
+        "uninstall",
+        help="remove exactly what install added",
+        description="Remove the auditlog hooks that install added; everything else stays.",
+    )
     p.add_argument("--agent", required=True, choices=AGENT_CHOICES, help="the agent")
     p.add_argument("--scope", choices=("project", "user", "local"), default="project", help="as for install")
     p.add_argument("--dir", default=None, help="the project folder (default: the current folder)")
     p.set_defaults(handler="auditlog.cli_setup:cmd_uninstall")
-    p = sub.add_parser("doctor", help="say whether capture works",
-                       description="Check where hooks are registered, that the store is writable, and record and "
-                       "time one test event in a scratch store.")
+    p = sub.add_parser(
+        "doctor",
+        help="say whether capture works",
+        description="Check where hooks are registered, that the store is writable, and record and "
+        "time one test event in a scratch store.",
+    )
     p.add_argument("--dir", default=None, help="the project folder to check (default: the current folder)")
     p.set_defaults(handler="auditlog.cli_setup:cmd_doctor")
 
 
 def _add_store_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("verify", help="check hash chains, patches and blobs; exit 1 if anything is broken",
-                       description="Recompute every session's hash chain, check the patches and blobs its records "
-                       "name, and check that the index agrees with the journals. Reports the first broken line per "
-                       "session.")
+    p = sub.add_parser(
+        "verify",
+        help="check hash chains, patches and blobs; exit 1 if anything is broken",
+        description="Recompute every session's hash chain, check the patches and blobs its records "
+        "name, and check that the index agrees with the journals. Reports the first broken line per "
+        "session.",
+    )
     p.add_argument("sessions", nargs="*", metavar="SESSION", help="session ids or prefixes (default: all)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler="auditlog.cli_store:cmd_verify")
-    p = sub.add_parser("reindex", help="rebuild the SQLite index from the events.jsonl files",
-                       description="Rebuild the index from the journals alone, session by session.")
+    p = sub.add_parser(
+        "reindex",
+        help="rebuild the SQLite index from the events.jsonl files",
+        description="Rebuild the index from the journals alone, session by session.",
+    )
     p.set_defaults(handler="auditlog.cli_store:cmd_reindex")
 
 
-WHEN_HELP = ("ISO date or datetime, today, yesterday, Nd, Nh, Nw, 'N days ago', 'last week', 'last month', "
-             "'this week', 'this month' (local time)")
+WHEN_HELP = (
+    "ISO date or datetime, today, yesterday, Nd, Nh, Nw, 'N days ago', 'last week', 'last month', "
+    "'this week', 'this month' (local time)"
+)
 
 
 def _add_filters(p: argparse.ArgumentParser) -> None:
@@ -66,54 +87,75 @@ def _add_filters(p: argparse.ArgumentParser) -> None:
 
 
 def _add_query_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("sessions", help="list sessions, newest first, with filters",
-                       description="List recorded sessions, newest first: id prefix, start, duration, project, "
-                       "agent, prompts, files changed, +/- lines, first prompt.")
+    p = sub.add_parser(
+        "sessions",
+        help="list sessions, newest first, with filters",
+        description="List recorded sessions, newest first: id prefix, start, duration, project, "
+        "agent, prompts, files changed, +/- lines, first prompt.",
+    )
     _add_filters(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler="auditlog.cli_query:cmd_sessions")
-    p = sub.add_parser("changed", help="what changed: files per project, with the sessions and prompts",
-                       description="The weekly report: per project, each file changed in the window with its +/- "
-                       "lines, and the sessions and prompts that changed it, in time order.")
+    p = sub.add_parser(
+        "changed",
+        help="what changed: files per project, with the sessions and prompts",
+        description="The weekly report: per project, each file changed in the window with its +/- "
+        "lines, and the sessions and prompts that changed it, in time order.",
+    )
     p.add_argument("--since", metavar="W", default="last week", help=f"default: last week; {WHEN_HELP}")
     p.add_argument("--until", metavar="W", help="up to the end of W")
     p.add_argument("--project", metavar="DIR", help="only this project")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler="auditlog.cli_query:cmd_changed")
-    p = sub.add_parser("search", help="full-text search of prompts, answers, commands, errors and paths",
-                       description="Full-text search (SQLite FTS5) over prompts, assistant messages, commands, "
-                       "tool errors and changed file paths. Words are all required; \"quote phrases\"; OR, NOT, "
-                       "NEAR() and prefix* work.")
+    p = sub.add_parser(
+        "search",
+        help="full-text search of prompts, answers, commands, errors and paths",
+        description="Full-text search (SQLite FTS5) over prompts, assistant messages, commands, "
+        'tool errors and changed file paths. Words are all required; "quote phrases"; OR, NOT, '
+        "NEAR() and prefix* work.",
+    )
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--limit", type=int, default=50, metavar="N", help="at most N hits (default 50)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler="auditlog.cli_query:cmd_search")
-    p = sub.add_parser("show", help="the conversation of one session",
-                       description="Show a session's conversation.md rendered in the terminal. SESSION is an id, "
-                       "a unique prefix, or 'last'.")
+    p = sub.add_parser(
+        "show",
+        help="the conversation of one session",
+        description="Show a session's conversation.md rendered in the terminal. SESSION is an id, "
+        "a unique prefix, or 'last'.",
+    )
     p.add_argument("session", metavar="SESSION")
     p.add_argument("--json", action="store_true", help="the event records instead")
     p.add_argument("--full", action="store_true", help="with --json: long strings read back from blobs/")
     p.set_defaults(handler="auditlog.cli_query:cmd_show")
-    p = sub.add_parser("diff", help="the session's changes as patches git apply takes",
-                       description="The net patch per file (first pre-image to last post-image), which git apply "
-                       "takes onto the state before the session; --steps prints every patch in order under the "
-                       "prompt that caused it.")
+    p = sub.add_parser(
+        "diff",
+        help="the session's changes as patches git apply takes",
+        description="The net patch per file (first pre-image to last post-image), which git apply "
+        "takes onto the state before the session; --steps prints every patch in order under the "
+        "prompt that caused it.",
+    )
     p.add_argument("session", metavar="SESSION")
     p.add_argument("--file", metavar="PATH", help="only this file (exact, suffix or glob)")
     p.add_argument("--steps", action="store_true", help="every patch in order, not the net diff")
     p.set_defaults(handler="auditlog.cli_query:cmd_diff")
-    p = sub.add_parser("review", help="Markdown for a pull-request description",
-                       description="Markdown for a pull-request description: what was asked, files changed, "
-                       "commands and failures, tests and their outcome, the net diff folded in <details>, and the "
-                       "chain head with the command that verifies it.")
+    p = sub.add_parser(
+        "review",
+        help="Markdown for a pull-request description",
+        description="Markdown for a pull-request description: what was asked, files changed, "
+        "commands and failures, tests and their outcome, the net diff folded in <details>, and the "
+        "chain head with the command that verifies it.",
+    )
     p.add_argument("session", metavar="SESSION", nargs="?")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     p.set_defaults(handler="auditlog.cli_export:cmd_review")
-    p = sub.add_parser("export", help="sessions as jsonl, md, csv or html",
-                       description="Export sessions (given, or a --since/--until window, or all) as jsonl (the "
-                       "journal lines verbatim, plus FILE.manifest.json with SHA-256 hashes and chain heads), md, "
-                       "csv (one row per event) or html (one self-contained offline page).")
+    p = sub.add_parser(
+        "export",
+        help="sessions as jsonl, md, csv or html",
+        description="Export sessions (given, or a --since/--until window, or all) as jsonl (the "
+        "journal lines verbatim, plus FILE.manifest.json with SHA-256 hashes and chain heads), md, "
+        "csv (one row per event) or html (one self-contained offline page).",
+    )
     p.add_argument("sessions", nargs="*", metavar="SESSION")
     p.add_argument("--format", required=True, choices=("jsonl", "md", "csv", "html"))
     p.add_argument("--since", metavar="W", help=WHEN_HELP)
@@ -122,9 +164,12 @@ def _add_query_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--agent", metavar="NAME", help="only this agent")
     p.add_argument("-o", "--output", metavar="PATH", help="write to PATH instead of stdout")
     p.set_defaults(handler="auditlog.cli_export:cmd_export")
-    p = sub.add_parser("browse", help="the interactive browser (TUI)",
-                       description="Open the terminal browser: sessions with filters, a session's timeline and "
-                       "conversation, diff replay, full-text search, and live follow of sessions being written.")
+    p = sub.add_parser(
+        "browse",
+        help="the interactive browser (TUI)",
+        description="Open the terminal browser: sessions with filters, a session's timeline and "
+        "conversation, diff replay, full-text search, and live follow of sessions being written.",
+    )
     _add_filters(p)
     p.add_argument("--session", metavar="SESSION", help="open this session directly")
     p.set_defaults(handler="auditlog.tui.app:cmd_browse")

@@ -41,8 +41,14 @@ def cmd_export(args: argparse.Namespace) -> int:
             print("auditlog: nothing to export: no session matches", file=sys.stderr)
             return 1
         show_progress = len(sessions) > 5 and sys.stderr.isatty()
-        with Progress(TextColumn("Exporting"), BarColumn(), MofNCompleteColumn(), transient=True,
-                      disable=not show_progress, console=console.__class__(stderr=True)) as bar:
+        with Progress(
+            TextColumn("Exporting"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            transient=True,
+            disable=not show_progress,
+            console=console.__class__(stderr=True),
+        ) as bar:
             task = bar.add_task("export", total=len(sessions))
             step = lambda: bar.advance(task)  # noqa: E731
             if args.format == "jsonl":
@@ -58,8 +64,11 @@ def cmd_export(args: argparse.Namespace) -> int:
                         f.write("\n")
             else:
                 writer = {"md": export.export_md, "csv": export.export_csv, "html": export.export_html}[args.format]
-                out = (open(args.output, "w", encoding="utf-8", newline="" if args.format == "csv" else None)  # noqa: SIM115
-                       if args.output else sys.stdout)
+                out = (
+                    open(args.output, "w", encoding="utf-8", newline="" if args.format == "csv" else None)  # noqa: SIM115
+                    if args.output
+                    else sys.stdout
+                )
                 try:
                     writer(store, sessions, out, step)
                 finally:

@@ -24,9 +24,17 @@ from auditlog.query import SessionFilter, Store
 
 
 def session_filter(args: argparse.Namespace) -> SessionFilter:
-    return SessionFilter(since=args.since, until=args.until, file=args.file, prompt=args.prompt,
-                         project=args.project, agent=args.agent, tool=args.tool, failed=args.failed,
-                         limit=args.limit)
+    return SessionFilter(
+        since=args.since,
+        until=args.until,
+        file=args.file,
+        prompt=args.prompt,
+        project=args.project,
+        agent=args.agent,
+        tool=args.tool,
+        failed=args.failed,
+        limit=args.limit,
+    )
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
@@ -36,20 +44,40 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         print_json([s.as_dict() for s in found])
         return 0
     if not found:
-        console.print("No sessions match." if any(vars(args).get(k) for k in ("since", "until", "file", "prompt",
-                      "project", "agent", "tool", "failed")) else "No sessions recorded yet.")
+        console.print(
+            "No sessions match."
+            if any(
+                vars(args).get(k) for k in ("since", "until", "file", "prompt", "project", "agent", "tool", "failed")
+            )
+            else "No sessions recorded yet."
+        )
         return 0
     table = Table(box=box.SIMPLE_HEAD if console.is_terminal else None, show_edge=False, pad_edge=False)
-    for column, justify in (("session", "left"), ("started", "left"), ("took", "right"), ("project", "left"),
-                            ("agent", "left"), ("prompts", "right"), ("files", "right"), ("+/-", "right"),
-                            ("first prompt", "left")):
+    for column, justify in (
+        ("session", "left"),
+        ("started", "left"),
+        ("took", "right"),
+        ("project", "left"),
+        ("agent", "left"),
+        ("prompts", "right"),
+        ("files", "right"),
+        ("+/-", "right"),
+        ("first prompt", "left"),
+    ):
         table.add_column(column, justify=justify, no_wrap=column != "first prompt")
     for s in found:
         fails = f" [red]✗{s.failures}[/]" if s.failures else ""
-        table.add_row(s.id[:8], local_display(s.started), short_duration(s.duration_seconds),
-                      one_line((s.project or s.cwd or "").rsplit("/", 1)[-1], 24), s.agent, str(s.prompts),
-                      str(s.files_changed), f"[green]+{s.added}[/] [red]-{s.removed}[/]{fails}",
-                      one_line(s.title or s.first_prompt, 60))
+        table.add_row(
+            s.id[:8],
+            local_display(s.started),
+            short_duration(s.duration_seconds),
+            one_line((s.project or s.cwd or "").rsplit("/", 1)[-1], 24),
+            s.agent,
+            str(s.prompts),
+            str(s.files_changed),
+            f"[green]+{s.added}[/] [red]-{s.removed}[/]{fails}",
+            one_line(s.title or s.first_prompt, 60),
+        )
     console.print(table)
     console.print(f"[dim]{len(found)} session(s)[/]")
     return 0
@@ -71,13 +99,20 @@ def cmd_changed(args: argparse.Namespace) -> int:
         if f.project != project:
             project = f.project
             totals = [g for g in files if g.project == project]
-            out.append(Rule(f"[bold]{project}[/] — {len(totals)} file(s), "
-                            f"+{sum(g.added for g in totals)} -{sum(g.removed for g in totals)}", align="left"))
+            out.append(
+                Rule(
+                    f"[bold]{project}[/] — {len(totals)} file(s), "
+                    f"+{sum(g.added for g in totals)} -{sum(g.removed for g in totals)}",
+                    align="left",
+                )
+            )
         out.append(f"[bold]{f.path}[/]  [green]+{f.added}[/] [red]-{f.removed}[/]")
         for c in f.changes:
             prompt = one_line(c.prompt, 70) or "(no prompt)"
-            out.append(f"    {local_display(c.ts)}  {c.session[:8]}  {c.tool or ''} +{c.added} -{c.removed}  "
-                       f"[dim]“{prompt}”[/]")
+            out.append(
+                f"    {local_display(c.ts)}  {c.session[:8]}  {c.tool or ''} +{c.added} -{c.removed}  "
+                f"[dim]“{prompt}”[/]"
+            )
     emit(out)
     return 0
 
@@ -116,8 +151,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
             patches = store.net_patches(session.id, args.file)
             text = "".join(p for _, p in patches)
             if not text:
-                console.print("No file changes in this session" + (f" to {args.file}." if args.file else "."),
-                              style="dim")
+                console.print(
+                    "No file changes in this session" + (f" to {args.file}." if args.file else "."), style="dim"
+                )
                 return 0
             emit([diff_renderable(text)], plain_text=text)
             return 0

@@ -23,8 +23,9 @@ def cmd_install(args: argparse.Namespace) -> int:
     module = installers.installer(args.agent)
     path, backup, changed = module.install(args.scope, args.dir)
     if changed:
-        console.print(f"[green]✓[/] Registered [bold]auditlog-hook[/] for {len(module.EVENTS)} {module.LABEL} "
-                      f"events in {path}")
+        console.print(
+            f"[green]✓[/] Registered [bold]auditlog-hook[/] for {len(module.EVENTS)} {module.LABEL} events in {path}"
+        )
         if backup:
             console.print(f"  Backup of the previous file: {backup}")
     else:
@@ -32,8 +33,9 @@ def cmd_install(args: argparse.Namespace) -> int:
     for note in module.install_notes():
         console.print(f"  {note}")
     console.print(f"  Store: {paths.store_home()}")
-    console.print(f"  Next: start a {module.LABEL} session here, then run [bold]auditlog browse[/] or "
-                  "[bold]auditlog sessions[/].")
+    console.print(
+        f"  Next: start a {module.LABEL} session here, then run [bold]auditlog browse[/] or [bold]auditlog sessions[/]."
+    )
     return 0
 
 
@@ -63,6 +65,14 @@ def _check_settings(module, label: str, path: str) -> bool:
     return True
 
 
+def _last_line(path: str) -> str | None:
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().strip().splitlines()
+    return lines[-1] if lines else None
+
+
 def _time_test_event(runs: int = 3) -> tuple[bool, float, str]:
     """Run the installed hook on a synthetic event into a scratch store; returns whether
     it was recorded, the median time in ms, and a message."""
@@ -73,8 +83,14 @@ def _time_test_event(runs: int = 3) -> tuple[bool, float, str]:
     with tempfile.TemporaryDirectory(prefix="auditlog-doctor-") as scratch:
         env = {**os.environ, "AUDITLOG_HOME": scratch}
         env.pop("AUDITLOG_DISABLE", None)
-        payload = json.dumps({"session_id": "doctor-test", "hook_event_name": "UserPromptSubmit",
-                              "cwd": scratch, "prompt": "auditlog doctor test event"}).encode()
+        payload = json.dumps(
+            {
+                "session_id": "doctor-test",
+                "hook_event_name": "UserPromptSubmit",
+                "cwd": scratch,
+                "prompt": "auditlog doctor test event",
+            }
+        ).encode()
         for _ in range(runs):
             start = time.perf_counter()
             done = subprocess.run(command, input=payload, capture_output=True, env=env, timeout=30, check=False)
@@ -86,7 +102,7 @@ def _time_test_event(runs: int = 3) -> tuple[bool, float, str]:
         journal_path = os.path.join(scratch, "sessions", "doctor-test", "events.jsonl")
         if not os.path.exists(journal_path):
             log = os.path.join(scratch, "errors.log")
-            why = open(log, encoding="utf-8").read().strip().splitlines()[-1] if os.path.exists(log) else "no error"
+            why = _last_line(log) or "no error was logged"
             return False, 0.0, f"no event was recorded: {why}"
         with open(journal_path, "rb") as f:
             count = sum(1 for _ in f)
@@ -122,9 +138,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         ok = False
     log = os.path.join(home, "errors.log")
     if os.path.exists(log):
-        lines = open(log, encoding="utf-8", errors="replace").read().splitlines()
-        if lines:
-            console.print(f"[yellow]![/] errors.log has {len(lines)} line(s); the last: {lines[-1]}")
+        last = _last_line(log)
+        if last:
+            console.print(f"[yellow]![/] errors.log is not empty; the last line: {last}")
     console.print("[bold]Test event[/]")
     recorded, median_ms, message = _time_test_event()
     if recorded:

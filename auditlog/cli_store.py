@@ -22,7 +22,8 @@ def _select(home: str, wanted: list[str]) -> list[str]:
     for want in wanted:
         name = paths.session_folder_name(want)
         matches = [f for f in folders if os.path.basename(f) in (name, want)] or [
-            f for f in folders if os.path.basename(f).startswith(want)]
+            f for f in folders if os.path.basename(f).startswith(want)
+        ]
         if not matches:
             raise ValueError(f"no session matches {want!r}")
         if len(matches) > 1:
@@ -36,8 +37,9 @@ def _index_rows(home: str) -> dict[str, dict]:
     from auditlog.query import Store
 
     with Store(home) as store:
-        return {r["folder"]: r for r in store.db.query(
-            "SELECT id, folder, events, chain_head, indexed_bytes FROM sessions")}
+        return {
+            r["folder"]: r for r in store.db.query("SELECT id, folder, events, chain_head, indexed_bytes FROM sessions")
+        }
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -50,9 +52,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
         problems += verify.index_agreement(folder, indexed.get(os.path.basename(folder)), count, head)
         fatal = [p for p in problems if not p.warning]
         broken = broken or bool(fatal)
-        results.append({"session": os.path.basename(folder), "events": count, "chain_head": head,
-                        "ok": not fatal, "problems": [{"path": p.path, "line": p.line, "message": p.message,
-                                                        "warning": p.warning} for p in problems]})
+        results.append(
+            {
+                "session": os.path.basename(folder),
+                "events": count,
+                "chain_head": head,
+                "ok": not fatal,
+                "problems": [
+                    {"path": p.path, "line": p.line, "message": p.message, "warning": p.warning} for p in problems
+                ],
+            }
+        )
     if args.json:
         print(json.dumps({"ok": not broken, "sessions": results}, indent=2))
         return 1 if broken else 0
@@ -72,8 +82,15 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     home = paths.store_home()
     folders = reindex.session_folders(home)
     total = reindex.journal_bytes(folders)
-    with Progress(TextColumn("Reindexing"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-                  console=console, transient=True, disable=not console.is_terminal) as progress:
+    with Progress(
+        TextColumn("Reindexing"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as progress:
         task = progress.add_task("reindex", total=total)
         sessions, events = reindex.reindex(home, lambda done: progress.advance(task, done))
     console.print(f"Reindexed {sessions} sessions, {events} events into {paths.index_path(home)}")

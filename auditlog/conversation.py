@@ -46,11 +46,16 @@ def _text(value: object) -> str:
 
 def header(record: dict) -> str:
     context = record.get("context") or {}
-    rows = [("Session", _code(record.get("session", ""))), ("Agent", record.get("agent", "")),
-            ("Project", _code(context["project"]) if context.get("project") else "—"),
-            ("cwd", _code(record["cwd"]) if record.get("cwd") else "—")]
+    rows = [
+        ("Session", _code(record.get("session", ""))),
+        ("Agent", record.get("agent", "")),
+        ("Project", _code(context["project"]) if context.get("project") else "—"),
+        ("cwd", _code(record["cwd"]) if record.get("cwd") else "—"),
+    ]
     if context.get("branch") or context.get("head"):
-        rows.append(("Git", f"{context.get('branch') or '(detached)'} @ {_code((context.get('head') or 'unborn')[:12])}"))
+        rows.append(
+            ("Git", f"{context.get('branch') or '(detached)'} @ {_code((context.get('head') or 'unborn')[:12])}")
+        )
     rows.append(("Started", record.get("ts", "")))
     lines = [f"# Session {record.get('session', '')[:8]} · {record.get('agent', '')}", "", "| | |", "|---|---|"]
     lines += [f"| {name} | {value} |" for name, value in rows]
@@ -112,7 +117,8 @@ def render(record: dict, patch_texts: dict[str, str]) -> str:
     if kind == "subagent_stop":
         message = _text(payload.get("last_assistant_message"))
         return f"- ⤶ Subagent {_code(record.get('subagent') or '?')} finished" + (
-            f":\n\n{_quote(message)}\n" if message else "\n")
+            f":\n\n{_quote(message)}\n" if message else "\n"
+        )
     if kind == "compact":
         return f"\n---\n*{record.get('summary', '')}*\n\n---\n"
     if kind == "session_end":

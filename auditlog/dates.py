@@ -14,8 +14,20 @@ import re
 from datetime import UTC, date, datetime, timedelta
 
 _RELATIVE = re.compile(r"(\d+)\s*(m|min|mins|minutes?|h|hours?|d|days?|w|weeks?|months?)(\s+ago)?\Z")
-FORMS = ("2026-11-29", "2026-11-29T14:30", "today", "yesterday", "3d", "12h", "2w", "3 days ago", "last week",
-         "last month", "this week", "this month")
+FORMS = (
+    "2026-11-29",
+    "2026-11-29T14:30",
+    "today",
+    "yesterday",
+    "3d",
+    "12h",
+    "2w",
+    "3 days ago",
+    "last week",
+    "last month",
+    "this week",
+    "this month",
+)
 
 
 class DateError(ValueError):

@@ -26,8 +26,22 @@ from auditlog.query import Store
 from auditlog.record import line_hash
 
 FORMATS = ("jsonl", "md", "csv", "html")
-CSV_FIELDS = ("session", "seq", "ts", "agent", "event", "kind", "tool", "tool_use_id", "summary", "failed",
-              "files", "patches", "cwd", "line_sha256")
+CSV_FIELDS = (
+    "session",
+    "seq",
+    "ts",
+    "agent",
+    "event",
+    "kind",
+    "tool",
+    "tool_use_id",
+    "summary",
+    "failed",
+    "files",
+    "patches",
+    "cwd",
+    "line_sha256",
+)
 
 
 def _journal_lines(store: Store, session: str) -> list[bytes]:
@@ -35,8 +49,9 @@ def _journal_lines(store: Store, session: str) -> list[bytes]:
         return [line for line in f.read().split(b"\n") if line]
 
 
-def export_jsonl(store: Store, sessions: list[SessionSummary], out: io.BufferedIOBase,
-                 progress: Callable[[], None] | None = None) -> dict:
+def export_jsonl(
+    store: Store, sessions: list[SessionSummary], out: io.BufferedIOBase, progress: Callable[[], None] | None = None
+) -> dict:
     """Write the lines; return the manifest."""
     manifest = {"format": "auditlog-export-jsonl", "version": 1, "sessions": []}
     whole = []
@@ -45,20 +60,26 @@ def export_jsonl(store: Store, sessions: list[SessionSummary], out: io.BufferedI
         data = b"".join(line + b"\n" for line in lines)
         out.write(data)
         whole.append(data)
-        manifest["sessions"].append({
-            "session": s.id, "agent": s.agent, "events": len(lines), "sha256": sha256_hex(data),
-            "first_seq": json.loads(lines[0])["seq"] if lines else None,
-            "last_seq": json.loads(lines[-1])["seq"] if lines else None,
-            "chain_head": line_hash(lines[-1]) if lines else None,
-        })
+        manifest["sessions"].append(
+            {
+                "session": s.id,
+                "agent": s.agent,
+                "events": len(lines),
+                "sha256": sha256_hex(data),
+                "first_seq": json.loads(lines[0])["seq"] if lines else None,
+                "last_seq": json.loads(lines[-1])["seq"] if lines else None,
+                "chain_head": line_hash(lines[-1]) if lines else None,
+            }
+        )
         if progress:
             progress()
     manifest["sha256"] = sha256_hex(b"".join(whole))
     return manifest
 
 
-def export_md(store: Store, sessions: list[SessionSummary], out: io.TextIOBase,
-              progress: Callable[[], None] | None = None) -> None:
+def export_md(
+    store: Store, sessions: list[SessionSummary], out: io.TextIOBase, progress: Callable[[], None] | None = None
+) -> None:
     for i, s in enumerate(sessions):
         if i:
             out.write("\n\n---\n\n")
@@ -67,16 +88,23 @@ def export_md(store: Store, sessions: list[SessionSummary], out: io.TextIOBase,
             progress()
 
 
-def export_csv(store: Store, sessions: list[SessionSummary], out: io.TextIOBase,
-               progress: Callable[[], None] | None = None) -> None:
+def export_csv(
+    store: Store, sessions: list[SessionSummary], out: io.TextIOBase, progress: Callable[[], None] | None = None
+) -> None:
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore")
     writer.writeheader()
     for s in sessions:
         for line in _journal_lines(store, s.id):
             r = json.loads(line)
-            writer.writerow({**{k: r.get(k) for k in CSV_FIELDS}, "failed": "yes" if r.get("failed") else "",
-                             "files": ";".join(r.get("files") or []), "patches": ";".join(r.get("patches") or []),
-                             "line_sha256": line_hash(line)})
+            writer.writerow(
+                {
+                    **{k: r.get(k) for k in CSV_FIELDS},
+                    "failed": "yes" if r.get("failed") else "",
+                    "files": ";".join(r.get("files") or []),
+                    "patches": ";".join(r.get("patches") or []),
+                    "line_sha256": line_hash(line),
+                }
+            )
         if progress:
             progress()
 
@@ -99,20 +127,30 @@ overflow:auto;font-size:12.5px;line-height:1.35}code{font-family:ui-monospace,SF
 
 def _highlight_diff_blocks(rendered: str) -> str:
     """Colour the lines of ``diff`` code blocks (no script: plain spans and CSS)."""
+
     def colour(match: re.Match) -> str:
         out = []
         for line in match.group(2).split("\n"):
-            cls = ("add" if line.startswith("+") and not line.startswith("+++") else
-                   "del" if line.startswith("-") and not line.startswith("---") else
-                   "hunk" if line.startswith("@@") else
-                   "meta" if line.startswith(("diff --git", "index ", "---", "+++", "new file", "deleted file")) else "")
+            cls = (
+                "add"
+                if line.startswith("+") and not line.startswith("+++")
+                else "del"
+                if line.startswith("-") and not line.startswith("---")
+                else "hunk"
+                if line.startswith("@@")
+                else "meta"
+                if line.startswith(("diff --git", "index ", "---", "+++", "new file", "deleted file"))
+                else ""
+            )
             out.append(f'<span class="{cls}">{line}</span>' if cls else line)
         return match.group(1) + "\n".join(out) + "</code>"
+
     return re.sub(r'(<code class="language-diff">)(.*?)</code>', colour, rendered, flags=re.S)
 
 
-def export_html(store: Store, sessions: list[SessionSummary], out: io.TextIOBase,
-                progress: Callable[[], None] | None = None) -> None:
+def export_html(
+    store: Store, sessions: list[SessionSummary], out: io.TextIOBase, progress: Callable[[], None] | None = None
+) -> None:
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
@@ -121,8 +159,10 @@ def export_html(store: Store, sessions: list[SessionSummary], out: io.TextIOBase
         anchor = f"s-{s.id[:12]}"
         prompts = [p for p in store.events(s.id) if p.kind == "prompt"]
         items = "".join(f'<li><a href="#{anchor}-{p.seq}">{html.escape(p.summary[:70])}</a></li>' for p in prompts)
-        toc.append(f'<li><a href="#{anchor}">{html.escape(local_display(s.started))} · '
-                   f'{html.escape((s.title or s.first_prompt or s.id)[:60])}</a><ol>{items}</ol></li>')
+        toc.append(
+            f'<li><a href="#{anchor}">{html.escape(local_display(s.started))} · '
+            f"{html.escape((s.title or s.first_prompt or s.id)[:60])}</a><ol>{items}</ol></li>"
+        )
         body = _highlight_diff_blocks(md.render(store.conversation(s.id)))
         # Give each prompt heading an anchor, in order (conversation.md writes one h2 per prompt).
         for p in prompts:
@@ -131,15 +171,23 @@ def export_html(store: Store, sessions: list[SessionSummary], out: io.TextIOBase
         if progress:
             progress()
     title = "auditlog export" if len(sessions) != 1 else f"auditlog session {sessions[0].id[:8]}"
-    out.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-              f"<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>{html.escape(title)}"
-              f"</title><style>{HTML_STYLE}</style></head><body><nav><strong>{len(sessions)} session(s)</strong>"
-              f"<ol>{''.join(toc)}</ol></nav><main><h1>{html.escape(title)}</h1>{''.join(bodies)}</main>"
-              "</body></html>\n")
+    out.write(
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width,initial-scale=1"><title>{html.escape(title)}'
+        f"</title><style>{HTML_STYLE}</style></head><body><nav><strong>{len(sessions)} session(s)</strong>"
+        f"<ol>{''.join(toc)}</ol></nav><main><h1>{html.escape(title)}</h1>{''.join(bodies)}</main>"
+        "</body></html>\n"
+    )
 
 
-def selected_sessions(store: Store, refs: Iterable[str], since: str | None, until: str | None,
-                      project: str | None = None, agent: str | None = None) -> list[SessionSummary]:
+def selected_sessions(
+    store: Store,
+    refs: Iterable[str],
+    since: str | None,
+    until: str | None,
+    project: str | None = None,
+    agent: str | None = None,
+) -> list[SessionSummary]:
     from auditlog.query import SessionFilter
 
     chosen = [store.resolve(ref) for ref in refs]

@@ -61,8 +61,7 @@ def take_state(folder: str, kind: str, key: str) -> dict | None:
     return value
 
 
-def keep_pre_images(folder: str, key: str, files: list[str],
-                    transform: Callable[[bytes | None], bytes | None]) -> None:
+def keep_pre_images(folder: str, key: str, files: list[str], transform: Callable[[bytes | None], bytes | None]) -> None:
     """At the before-event: keep each file's current bytes (after ``transform``, the
     redaction) as a blob."""
     saved = {}

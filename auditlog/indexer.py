@@ -80,16 +80,30 @@ def index_record(conn: sqlite3.Connection, folder: str, record: dict, offset: in
     conn.execute(
         "INSERT OR REPLACE INTO events (session, seq, ts, event, kind, tool, tool_use_id, subagent, summary, failed,"
         " offset, length, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (session, seq, ts, record.get("event"), kind, record.get("tool"), record.get("tool_use_id"),
-         record.get("subagent"), record.get("summary"), failed, offset, len(line) + 1, line_hash(line)),
+        (
+            session,
+            seq,
+            ts,
+            record.get("event"),
+            kind,
+            record.get("tool"),
+            record.get("tool_use_id"),
+            record.get("subagent"),
+            record.get("summary"),
+            failed,
+            offset,
+            len(line) + 1,
+            line_hash(line),
+        ),
     )
     updates = ["events = events + 1", "last_seq = ?", "ended = max(ended, ?)", "indexed_bytes = ?", "chain_head = ?"]
     values: list[object] = [seq, ts, offset + len(line) + 1, line_hash(line)]
     payload = record.get("payload") if isinstance(record.get("payload"), dict) else {}
     if kind == "prompt":
         text = _s(payload.get("prompt"))
-        conn.execute("INSERT OR REPLACE INTO prompts (session, seq, ts, text) VALUES (?, ?, ?, ?)",
-                     (session, seq, ts, text))
+        conn.execute(
+            "INSERT OR REPLACE INTO prompts (session, seq, ts, text) VALUES (?, ?, ?, ?)", (session, seq, ts, text)
+        )
         updates += ["prompts = prompts + 1", "first_prompt = coalesce(first_prompt, ?)"]
         values.append(text[:FIRST_PROMPT_CHARS])
         if _s(payload.get("session_title")):
@@ -104,8 +118,12 @@ def index_record(conn: sqlite3.Connection, folder: str, record: dict, offset: in
         values.append(_s(payload.get("reason")) or None)
     context = record.get("context") if isinstance(record.get("context"), dict) else None
     if context:
-        updates += ["project = coalesce(project, ?)", "branch = coalesce(?, branch)",
-                    "head_start = coalesce(head_start, ?)", "head_end = coalesce(?, head_end)"]
+        updates += [
+            "project = coalesce(project, ?)",
+            "branch = coalesce(?, branch)",
+            "head_start = coalesce(head_start, ?)",
+            "head_end = coalesce(?, head_end)",
+        ]
         values += [context.get("project"), context.get("branch"), context.get("head"), context.get("head")]
     if record.get("cwd"):
         updates.append("cwd = coalesce(cwd, ?)")
@@ -113,14 +131,24 @@ def index_record(conn: sqlite3.Connection, folder: str, record: dict, offset: in
     added = removed = new_files = 0
     for change in record.get("changes") or []:
         path = change.get("path", "")
-        seen = conn.execute("SELECT 1 FROM changes WHERE session = ? AND path = ? LIMIT 1",
-                            (session, path)).fetchone()
+        seen = conn.execute("SELECT 1 FROM changes WHERE session = ? AND path = ? LIMIT 1", (session, path)).fetchone()
         conn.execute(
             "INSERT OR REPLACE INTO changes (session, seq, ts, path, name, op, added, removed, binary, patch,"
             " patch_sha256, post_oid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (session, seq, ts, path, path.rsplit("/", 1)[-1], change.get("op"), change.get("added", 0),
-             change.get("removed", 0), 1 if change.get("binary") else 0, change.get("patch"),
-             change.get("patch_sha256"), change.get("post_oid")),
+            (
+                session,
+                seq,
+                ts,
+                path,
+                path.rsplit("/", 1)[-1],
+                change.get("op"),
+                change.get("added", 0),
+                change.get("removed", 0),
+                1 if change.get("binary") else 0,
+                change.get("patch"),
+                change.get("patch_sha256"),
+                change.get("post_oid"),
+            ),
         )
         added += int(change.get("added", 0))
         removed += int(change.get("removed", 0))
@@ -140,8 +168,9 @@ def forget_session(conn: sqlite3.Connection, session: str) -> None:
     conn.execute("DELETE FROM sessions WHERE id = ?", (session,))
 
 
-def catch_up(conn: sqlite3.Connection, folder_path: str, session: str,
-             just_written: tuple[int, bytes, dict] | None = None) -> int:
+def catch_up(
+    conn: sqlite3.Connection, folder_path: str, session: str, just_written: tuple[int, bytes, dict] | None = None
+) -> int:
     """Index every journal line the index has not seen; returns how many were added.
 
     ``just_written`` (offset, line, record) saves re-reading the line the hook has just

@@ -11,38 +11,99 @@ import sqlite_utils
 
 def m001_initial(db: sqlite_utils.Database) -> None:
     """Sessions, events, changes, prompts, and full-text search over event text."""
-    db["sessions"].create({
-        "id": str, "folder": str, "agent": str, "project": str, "cwd": str, "branch": str,
-        "head_start": str, "head_end": str, "started": str, "ended": str, "end_reason": str,
-        "first_prompt": str, "title": str, "prompts": int, "events": int, "tool_calls": int,
-        "failures": int, "files_changed": int, "added": int, "removed": int, "last_seq": int,
-        "indexed_bytes": int, "chain_head": str,
-    }, pk="id", not_null={"folder", "agent"}, defaults={
-        "prompts": 0, "events": 0, "tool_calls": 0, "failures": 0, "files_changed": 0,
-        "added": 0, "removed": 0, "last_seq": 0, "indexed_bytes": 0,
-    })
+    db["sessions"].create(
+        {
+            "id": str,
+            "folder": str,
+            "agent": str,
+            "project": str,
+            "cwd": str,
+            "branch": str,
+            "head_start": str,
+            "head_end": str,
+            "started": str,
+            "ended": str,
+            "end_reason": str,
+            "first_prompt": str,
+            "title": str,
+            "prompts": int,
+            "events": int,
+            "tool_calls": int,
+            "failures": int,
+            "files_changed": int,
+            "added": int,
+            "removed": int,
+            "last_seq": int,
+            "indexed_bytes": int,
+            "chain_head": str,
+        },
+        pk="id",
+        not_null={"folder", "agent"},
+        defaults={
+            "prompts": 0,
+            "events": 0,
+            "tool_calls": 0,
+            "failures": 0,
+            "files_changed": 0,
+            "added": 0,
+            "removed": 0,
+            "last_seq": 0,
+            "indexed_bytes": 0,
+        },
+    )
     db["sessions"].create_index(["started"])
     db["sessions"].create_index(["project", "started"])
     db["sessions"].create_index(["agent", "started"])
-    db["events"].create({
-        "session": str, "seq": int, "ts": str, "event": str, "kind": str, "tool": str,
-        "tool_use_id": str, "subagent": str, "summary": str, "failed": int, "offset": int,
-        "length": int, "hash": str,
-    }, pk=("session", "seq"), foreign_keys=[("session", "sessions", "id")])
+    db["events"].create(
+        {
+            "session": str,
+            "seq": int,
+            "ts": str,
+            "event": str,
+            "kind": str,
+            "tool": str,
+            "tool_use_id": str,
+            "subagent": str,
+            "summary": str,
+            "failed": int,
+            "offset": int,
+            "length": int,
+            "hash": str,
+        },
+        pk=("session", "seq"),
+        foreign_keys=[("session", "sessions", "id")],
+    )
     db["events"].create_index(["ts"])
     db["events"].create_index(["tool", "session"])
     db["events"].create_index(["failed", "session"])
-    db["changes"].create({
-        "session": str, "seq": int, "ts": str, "path": str, "name": str, "op": str, "added": int,
-        "removed": int, "binary": int, "patch": str, "patch_sha256": str, "post_oid": str,
-    }, pk=("session", "seq", "path"), foreign_keys=[("session", "sessions", "id")])
+    db["changes"].create(
+        {
+            "session": str,
+            "seq": int,
+            "ts": str,
+            "path": str,
+            "name": str,
+            "op": str,
+            "added": int,
+            "removed": int,
+            "binary": int,
+            "patch": str,
+            "patch_sha256": str,
+            "post_oid": str,
+        },
+        pk=("session", "seq", "path"),
+        foreign_keys=[("session", "sessions", "id")],
+    )
     db["changes"].create_index(["name", "session"])
     db["changes"].create_index(["path", "session"])
     db["changes"].create_index(["ts"])
     db["changes"].create_index(["session", "path"])
     db["changes"].create_index(["post_oid"])
-    db["prompts"].create({"session": str, "seq": int, "ts": str, "text": str},
-                         pk=("session", "seq"), foreign_keys=[("session", "sessions", "id")])
+    db["prompts"].create(
+        {"session": str, "seq": int, "ts": str, "text": str},
+        pk=("session", "seq"),
+        foreign_keys=[("session", "sessions", "id")],
+    )
     db["prompts"].create_index(["ts"])
     # Standalone FTS5 table (not external-content): rows are written by the hook as events
     # arrive and never updated, and Datasette finds it through the docs' canned query.

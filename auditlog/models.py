@@ -111,5 +111,10 @@ class ChangedFile:
     changes: list[Change] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return {"project": self.project, "path": self.path, "added": self.added, "removed": self.removed,
-                "changes": [c.as_dict() for c in self.changes]}
+        return {
+            "project": self.project,
+            "path": self.path,
+            "added": self.added,
+            "removed": self.removed,
+            "changes": [c.as_dict() for c in self.changes],
+        }

@@ -36,8 +36,9 @@ class FileEdit:
 
     __slots__ = ("after", "after_fallback", "before", "path")
 
-    def __init__(self, path: str, before: object = MISSING, after: object = MISSING,
-                 after_fallback: object = MISSING) -> None:
+    def __init__(
+        self, path: str, before: object = MISSING, after: object = MISSING, after_fallback: object = MISSING
+    ) -> None:
         self.path = path
         self.before = before
         self.after = after
@@ -60,9 +61,26 @@ class Observation:
     """One hook event, normalised. See docs/events.md for the kinds."""
 
     __slots__ = (
-        "agent", "context_wanted", "cwd", "diff_tree", "event", "failed", "file_edits", "kind",
-        "payload", "reply", "session_id", "shell_diffs", "snapshot_paths", "snapshot_tree", "state_key",
-        "subagent", "summary", "tool", "tool_use_id", "turn",
+        "agent",
+        "context_wanted",
+        "cwd",
+        "diff_tree",
+        "event",
+        "failed",
+        "file_edits",
+        "kind",
+        "payload",
+        "reply",
+        "session_id",
+        "shell_diffs",
+        "snapshot_paths",
+        "snapshot_tree",
+        "state_key",
+        "subagent",
+        "summary",
+        "tool",
+        "tool_use_id",
+        "turn",
     )
 
     def __init__(self, agent: str, event: str, kind: str, session_id: str, payload: object) -> None:

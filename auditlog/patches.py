@@ -7,7 +7,6 @@ chain of patches rebuilds the tree exactly, whatever the files hold.
 
 from __future__ import annotations
 
-
 from auditlog.digests import sha1_hex
 
 NULL_OID = "0" * 40
@@ -20,8 +19,7 @@ class Patch:
 
     __slots__ = ("added", "binary", "op", "post_oid", "pre_oid", "removed", "text")
 
-    def __init__(self, text: str, op: str, added: int, removed: int, binary: bool, pre_oid: str,
-                 post_oid: str) -> None:
+    def __init__(self, text: str, op: str, added: int, removed: int, binary: bool, pre_oid: str, post_oid: str) -> None:
         self.text = text
         self.op = op
         self.added = added
@@ -132,8 +130,15 @@ def _binary_literal(data: bytes) -> list[str]:
     return lines
 
 
-def make_patch(path: str, before: bytes | None, after: bytes | None, *, old_mode: str = "100644",
-               new_mode: str = "100644", old_path: str | None = None) -> Patch | None:
+def make_patch(
+    path: str,
+    before: bytes | None,
+    after: bytes | None,
+    *,
+    old_mode: str = "100644",
+    new_mode: str = "100644",
+    old_path: str | None = None,
+) -> Patch | None:
     """A git-style patch turning ``before`` into ``after`` at ``path`` (relative, ``/``
     separated). ``None`` for either side means the file does not exist. Returns ``None``
     when nothing changed."""

@@ -120,8 +120,10 @@ class Store:
             return list(self.db.query(sql, params))
         except sqlite3.OperationalError as exc:
             if fts_query is not None:  # the user's FTS5 query did not parse
-                raise QueryError(f"can't search for {fts_query!r} ({exc}): quote phrases with double quotes; "
-                                 "AND, OR, NOT and NEAR() are operators; prefix* matches word starts") from None
+                raise QueryError(
+                    f"can't search for {fts_query!r} ({exc}): quote phrases with double quotes; "
+                    "AND, OR, NOT and NEAR() are operators; prefix* matches word starts"
+                ) from None
             raise
 
     def folder(self, session: str) -> str:
@@ -149,7 +151,9 @@ class Store:
             where.append("s.id IN (SELECT session FROM search WHERE search MATCH ?)")
             params.append(fts_words(f.text))
         if f.project:
-            project = os.path.abspath(os.path.expanduser(f.project)) if f.project.startswith((".", "~", "/")) else f.project
+            project = (
+                os.path.abspath(os.path.expanduser(f.project)) if f.project.startswith((".", "~", "/")) else f.project
+            )
             where.append("(s.project = ? OR s.project LIKE ? OR s.cwd = ? OR s.project LIKE ?)")
             params += [project, project.rstrip("/") + "/%", project, "%/" + f.project.strip("/")]
         if f.agent:
@@ -186,8 +190,9 @@ class Store:
         if rows:
             return _summary(rows[0])
         escaped = ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        rows = self._rows("SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started DESC LIMIT 20",
-                          [escaped + "%"])
+        rows = self._rows(
+            "SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started DESC LIMIT 20", [escaped + "%"]
+        )
         if len(rows) == 1:
             return _summary(rows[0])
         if not rows:
@@ -199,8 +204,21 @@ class Store:
     # -- one session -----------------------------------------------------------------
     def events(self, session: str) -> list[Event]:
         rows = self._rows("SELECT * FROM events WHERE session = ? ORDER BY seq", [session])
-        return [Event(r["session"], r["seq"], r["ts"], r["event"], r["kind"], r["tool"], r["tool_use_id"],
-                      r["subagent"], r["summary"] or "", bool(r["failed"])) for r in rows]
+        return [
+            Event(
+                r["session"],
+                r["seq"],
+                r["ts"],
+                r["event"],
+                r["kind"],
+                r["tool"],
+                r["tool_use_id"],
+                r["subagent"],
+                r["summary"] or "",
+                bool(r["failed"]),
+            )
+            for r in rows
+        ]
 
     def records(self, session: str, *, inline_blobs: bool = False) -> list[dict]:
         """The session's journal records, verbatim (blob references kept unless asked)."""
@@ -221,8 +239,15 @@ class Store:
             f.seek(rows[0]["offset"])
             return json.loads(f.read(rows[0]["length"]))
 
-    def changes(self, session: str | None = None, file: str | None = None, *, since: str | None = None,
-                until: str | None = None, project: str | None = None) -> list[Change]:
+    def changes(
+        self,
+        session: str | None = None,
+        file: str | None = None,
+        *,
+        since: str | None = None,
+        until: str | None = None,
+        project: str | None = None,
+    ) -> list[Change]:
         """File changes in time order, each with the prompt that preceded it."""
         where, params = [], []
         if session:
@@ -242,18 +267,36 @@ class Store:
             where.append("(s.project = ? OR s.project LIKE ?)")
             absolute = os.path.abspath(os.path.expanduser(project))
             params += [absolute, absolute.rstrip("/") + "/%"]
-        sql = ("SELECT c.*, s.folder, s.project, e.tool,"
-               " (SELECT p.seq FROM prompts p WHERE p.session = c.session AND p.seq < c.seq"
-               "  ORDER BY p.seq DESC LIMIT 1) AS prompt_seq"
-               " FROM changes c JOIN sessions s ON s.id = c.session"
-               " LEFT JOIN events e ON e.session = c.session AND e.seq = c.seq"
-               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY c.ts, c.session, c.seq, c.path")
+        sql = (
+            "SELECT c.*, s.folder, s.project, e.tool,"
+            " (SELECT p.seq FROM prompts p WHERE p.session = c.session AND p.seq < c.seq"
+            "  ORDER BY p.seq DESC LIMIT 1) AS prompt_seq"
+            " FROM changes c JOIN sessions s ON s.id = c.session"
+            " LEFT JOIN events e ON e.session = c.session AND e.seq = c.seq"
+            + (" WHERE " + " AND ".join(where) if where else "")
+            + " ORDER BY c.ts, c.session, c.seq, c.path"
+        )
         rows = self._rows(sql, params)
         prompts = self._prompt_texts({(r["session"], r["prompt_seq"]) for r in rows if r["prompt_seq"]})
         root = paths.sessions_root(self.home)
-        return [Change(r["session"], r["seq"], r["ts"], r["path"], r["op"], r["added"], r["removed"],
-                       bool(r["binary"]), r["patch"], os.path.join(root, r["folder"], r["patch"]), r["tool"],
-                       prompts.get((r["session"], r["prompt_seq"])), r["prompt_seq"]) for r in rows]
+        return [
+            Change(
+                r["session"],
+                r["seq"],
+                r["ts"],
+                r["path"],
+                r["op"],
+                r["added"],
+                r["removed"],
+                bool(r["binary"]),
+                r["patch"],
+                os.path.join(root, r["folder"], r["patch"]),
+                r["tool"],
+                prompts.get((r["session"], r["prompt_seq"])),
+                r["prompt_seq"],
+            )
+            for r in rows
+        ]
 
     def _prompt_texts(self, keys: set[tuple[str, int]]) -> dict[tuple[str, int], str]:
         out: dict[tuple[str, int], str] = {}
@@ -263,12 +306,15 @@ class Store:
                 out[(session, seq)] = rows[0]["text"]
         return out
 
-    def changed(self, since: str | None = None, until: str | None = None,
-                project: str | None = None) -> list[ChangedFile]:
-        """"What changed": per project and file, the +/- totals and the changes in order."""
+    def changed(
+        self, since: str | None = None, until: str | None = None, project: str | None = None
+    ) -> list[ChangedFile]:
+        """ "What changed": per project and file, the +/- totals and the changes in order."""
         files: dict[tuple[str, str], ChangedFile] = {}
-        projects = {r["id"]: r["project"] or r["cwd"] or "(no project)" for r in
-                    self._rows("SELECT id, project, cwd FROM sessions")}
+        projects = {
+            r["id"]: r["project"] or r["cwd"] or "(no project)"
+            for r in self._rows("SELECT id, project, cwd FROM sessions")
+        }
         for change in self.changes(since=since, until=until, project=project):
             key = (projects.get(change.session, "(no project)"), change.path)
             entry = files.setdefault(key, ChangedFile(key[0], key[1]))
@@ -314,8 +360,9 @@ class Store:
         return out
 
     def conversation(self, session: str) -> str:
-        with open(os.path.join(self.folder(session), "conversation.md"), encoding="utf-8",
-                  errors="surrogateescape") as f:
+        with open(
+            os.path.join(self.folder(session), "conversation.md"), encoding="utf-8", errors="surrogateescape"
+        ) as f:
             return f.read()
 
     # -- search ----------------------------------------------------------------------
@@ -334,14 +381,37 @@ class Store:
             " e.ts, e.summary, s.project FROM search"
             " JOIN events e ON e.session = search.session AND e.seq = search.seq"
             " JOIN sessions s ON s.id = search.session"
-            f" WHERE {where} ORDER BY rank LIMIT ?", [*params, int(limit)], fts_query=query)
-        return [SearchHit(r["session"], r["seq"], r["kind"], r["ts"], r["summary"] or "", r["snippet"] or "",
-                          r["project"]) for r in rows]
+            f" WHERE {where} ORDER BY rank LIMIT ?",
+            [*params, int(limit)],
+            fts_query=query,
+        )
+        return [
+            SearchHit(r["session"], r["seq"], r["kind"], r["ts"], r["summary"] or "", r["snippet"] or "", r["project"])
+            for r in rows
+        ]
 
 
 def _summary(r: dict) -> SessionSummary:
     return SessionSummary(
-        r["id"], r["folder"], r["agent"], r["project"], r["cwd"], r["branch"], r["head_start"], r["head_end"],
-        r["started"], r["ended"], r["end_reason"], r["first_prompt"], r["title"], r["prompts"] or 0,
-        r["events"] or 0, r["tool_calls"] or 0, r["failures"] or 0, r["files_changed"] or 0, r["added"] or 0,
-        r["removed"] or 0, r["chain_head"])
+        r["id"],
+        r["folder"],
+        r["agent"],
+        r["project"],
+        r["cwd"],
+        r["branch"],
+        r["head_start"],
+        r["head_end"],
+        r["started"],
+        r["ended"],
+        r["end_reason"],
+        r["first_prompt"],
+        r["title"],
+        r["prompts"] or 0,
+        r["events"] or 0,
+        r["tool_calls"] or 0,
+        r["failures"] or 0,
+        r["files_changed"] or 0,
+        r["added"] or 0,
+        r["removed"] or 0,
+        r["chain_head"],
+    )

@@ -16,16 +16,48 @@ GENESIS = "0" * 64
 
 # The fixed key order of a record. Keys with no value are left out, except these.
 KEY_ORDER = (
-    "v", "seq", "ts", "agent", "session", "event", "kind", "cwd", "tool", "tool_use_id", "turn",
-    "subagent", "files", "patches", "changes", "summary", "failed", "context", "redactions",
-    "payload", "prev",
+    "v",
+    "seq",
+    "ts",
+    "agent",
+    "session",
+    "event",
+    "kind",
+    "cwd",
+    "tool",
+    "tool_use_id",
+    "turn",
+    "subagent",
+    "files",
+    "patches",
+    "changes",
+    "summary",
+    "failed",
+    "context",
+    "redactions",
+    "payload",
+    "prev",
 )
 ALWAYS = frozenset(("v", "seq", "ts", "agent", "session", "event", "kind", "payload", "prev"))
 
-KINDS = frozenset((
-    "session_start", "prompt", "tool_call", "tool_result", "tool_error", "tool_batch", "permission",
-    "notification", "assistant", "subagent_start", "subagent_stop", "compact", "session_end", "other",
-))
+KINDS = frozenset(
+    (
+        "session_start",
+        "prompt",
+        "tool_call",
+        "tool_result",
+        "tool_error",
+        "tool_batch",
+        "permission",
+        "notification",
+        "assistant",
+        "subagent_start",
+        "subagent_stop",
+        "compact",
+        "session_end",
+        "other",
+    )
+)
 
 
 def utc_timestamp(now: float | None = None) -> str:

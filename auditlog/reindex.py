@@ -18,7 +18,8 @@ def session_folders(home: str) -> list[str]:
     if not os.path.isdir(root):
         return []
     return sorted(
-        os.path.join(root, name) for name in os.listdir(root)
+        os.path.join(root, name)
+        for name in os.listdir(root)
         if os.path.isfile(os.path.join(root, name, journal.JOURNAL))
     )
 

@@ -13,11 +13,14 @@ from auditlog.query import Store
 SHELL_TOOLS = ("Bash", "PowerShell", "run_shell_command", "shell", "bash", "exec_command")
 TEST_COMMAND = re.compile(
     r"\b(pytest|py\.test|tox|nox|unittest|npm (run )?test|yarn test|pnpm test|jest|vitest|mocha|go test|"
-    r"cargo (test|nextest)|mvn (test|verify)|gradle(w)? test|rspec|phpunit|ctest|make (test|check)|dotnet test)\b")
+    r"cargo (test|nextest)|mvn (test|verify)|gradle(w)? test|rspec|phpunit|ctest|make (test|check)|dotnet test)\b"
+)
 TEST_OUTCOME = re.compile(
     r"(\d+ (passed|failed|skipped|errors?)(, \d+ (passed|failed|skipped|errors?|warnings?|deselected))*"
     r"|Tests?:\s+.*\d+ (passed|failed|total).*|test result: \w+\. \d+ passed; \d+ failed|^(ok|FAIL)\s+\S+.*$"
-    r"|Ran \d+ tests?.*|OK( \(.*\))?$|FAILED \(.*\))", re.MULTILINE)
+    r"|Ran \d+ tests?.*|OK( \(.*\))?$|FAILED \(.*\))",
+    re.MULTILINE,
+)
 
 
 def _command_of(record: dict) -> str | None:
@@ -66,14 +69,20 @@ def session_review(store: Store, session: SessionSummary, *, heading_level: int 
     """The Markdown for one session."""
     h = "#" * heading_level
     records = store.records(session.id)
-    prompts = [r["payload"].get("prompt", "") for r in records if r.get("kind") == "prompt"
-               and isinstance(r.get("payload"), dict)]
+    prompts = [
+        r["payload"].get("prompt", "")
+        for r in records
+        if r.get("kind") == "prompt" and isinstance(r.get("payload"), dict)
+    ]
     title = " ".join((session.title or session.first_prompt or "(no prompt)").split())[:80]
     lines = [f"{h} AI session `{session.id[:8]}`: {title}", ""]
     where = session.project or session.cwd or "?"
     branch = f" · branch `{session.branch}`" if session.branch else ""
-    lines += [f"*{session.agent} · {where}{branch} · {local_display(session.started)} → "
-              f"{local_display(session.ended, '%H:%M')} · {session.events} events*", ""]
+    lines += [
+        f"*{session.agent} · {where}{branch} · {local_display(session.started)} → "
+        f"{local_display(session.ended, '%H:%M')} · {session.events} events*",
+        "",
+    ]
     lines += [f"{h}# What was asked", ""]
     for i, prompt in enumerate(prompts, start=1):
         quoted = "\n".join("> " + ln if ln else ">" for ln in str(prompt).strip().splitlines()) or "> (empty)"
@@ -91,8 +100,11 @@ def session_review(store: Store, session: SessionSummary, *, heading_level: int 
     if per_file:
         lines += ["| File | + | − | edits |", "|---|--:|--:|--:|"]
         lines += [f"| `{path}` | {a} | {r} | {n} |" for path, (a, r, n) in sorted(per_file.items())]
-        lines += ["", f"{len(per_file)} file(s), +{sum(v[0] for v in per_file.values())} "
-                  f"−{sum(v[1] for v in per_file.values())}", ""]
+        lines += [
+            "",
+            f"{len(per_file)} file(s), +{sum(v[0] for v in per_file.values())} −{sum(v[1] for v in per_file.values())}",
+            "",
+        ]
     else:
         lines += ["No file changes recorded.", ""]
     commands, tests = [], []
@@ -119,9 +131,22 @@ def session_review(store: Store, session: SessionSummary, *, heading_level: int 
     if net:
         body = "".join(text for _, text in net)
         fence = _fence(body)
-        lines += [f"<details><summary>Net diff ({len(net)} file(s))</summary>", "", f"{fence}diff", body.rstrip("\n"),
-                  fence, "", "</details>", ""]
-    lines += [f"{h}# Audit trail", "",
-              f"Chain head after event {session.events}: `{session.chain_head}`", "",
-              f"Verify with: `auditlog verify {session.id}`", ""]
+        lines += [
+            f"<details><summary>Net diff ({len(net)} file(s))</summary>",
+            "",
+            f"{fence}diff",
+            body.rstrip("\n"),
+            fence,
+            "",
+            "</details>",
+            "",
+        ]
+    lines += [
+        f"{h}# Audit trail",
+        "",
+        f"Chain head after event {session.events}: `{session.chain_head}`",
+        "",
+        f"Verify with: `auditlog verify {session.id}`",
+        "",
+    ]
     return "\n".join(lines)

@@ -21,8 +21,7 @@ GIT_TIMEOUT = 20.0
 class TreeChange:
     __slots__ = ("after", "before", "new_mode", "old_mode", "path")
 
-    def __init__(self, path: str, old_mode: str, new_mode: str, before: bytes | None,
-                 after: bytes | None) -> None:
+    def __init__(self, path: str, old_mode: str, new_mode: str, before: bytes | None, after: bytes | None) -> None:
         self.path = path
         self.old_mode = old_mode
         self.new_mode = new_mode
@@ -34,16 +33,23 @@ def _env(repo: RepoInfo, home: str, index_file: str | None) -> dict:
     objects = os.path.join(home, "git-objects")
     paths.ensure_dir(objects)
     env = dict(os.environ)
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-                 "GIT_ALTERNATE_OBJECT_DIRECTORIES"):
+    for name in (
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    ):
         env.pop(name, None)
-    env.update({
-        "GIT_OBJECT_DIRECTORY": objects,
-        "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.path.join(repo.common_dir, "objects"),
-        "GIT_OPTIONAL_LOCKS": "0",
-        "GIT_TERMINAL_PROMPT": "0",
-        "LC_ALL": "C",
-    })
+    env.update(
+        {
+            "GIT_OBJECT_DIRECTORY": objects,
+            "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.path.join(repo.common_dir, "objects"),
+            "GIT_OPTIONAL_LOCKS": "0",
+            "GIT_TERMINAL_PROMPT": "0",
+            "LC_ALL": "C",
+        }
+    )
     if index_file:
         env["GIT_INDEX_FILE"] = index_file
     return env
@@ -52,7 +58,11 @@ def _env(repo: RepoInfo, home: str, index_file: str | None) -> dict:
 def _git(repo: RepoInfo, env: dict, *args: str, stdin: bytes | None = None) -> bytes:
     done = subprocess.run(
         ["git", "-C", repo.root, "-c", "core.quotepath=off", *args],
-        input=stdin, capture_output=True, env=env, timeout=GIT_TIMEOUT, check=False,
+        input=stdin,
+        capture_output=True,
+        env=env,
+        timeout=GIT_TIMEOUT,
+        check=False,
     )
     if done.returncode != 0:
         raise OSError(f"git {args[0]} failed: {done.stderr.decode(errors='replace').strip()[:200]}")

@@ -64,8 +64,14 @@ def verify_session(folder: str) -> tuple[list[Problem], int, str]:
             problems.append(Problem(path, number, f"seq is {record.get('seq')!r}, expected {expected_seq}"))
             break
         if record.get("prev") != prev:
-            problems.append(Problem(path, number, "prev does not match the hash of the line before "
-                                    "(a line was edited, removed, inserted or reordered)"))
+            problems.append(
+                Problem(
+                    path,
+                    number,
+                    "prev does not match the hash of the line before "
+                    "(a line was edited, removed, inserted or reordered)",
+                )
+            )
             break
         for change in record.get("changes") or []:
             patch_path = os.path.join(folder, change.get("patch", ""))
@@ -83,18 +89,24 @@ def verify_session(folder: str) -> tuple[list[Problem], int, str]:
             try:
                 actual = sha256_hex(blobs.read_blob(folder, digest))
             except (OSError, ValueError):
-                problems.append(Problem(os.path.join(folder, "blobs", digest), None,
-                                        f"blob named by seq {expected_seq} is missing"))
+                problems.append(
+                    Problem(os.path.join(folder, "blobs", digest), None, f"blob named by seq {expected_seq} is missing")
+                )
                 continue
             if actual != digest:
-                problems.append(Problem(os.path.join(folder, "blobs", digest), None, "blob content does not match its hash"))
+                problems.append(
+                    Problem(os.path.join(folder, "blobs", digest), None, "blob content does not match its hash")
+                )
         prev = line_hash(line)
         expected_seq += 1
         count += 1
     torn = os.path.join(folder, journal.TORN)
     if os.path.exists(torn):
-        problems.append(Problem(torn, None, "holds the torn tail of an interrupted write (moved aside; chain continues)",
-                                warning=True))
+        problems.append(
+            Problem(
+                torn, None, "holds the torn tail of an interrupted write (moved aside; chain continues)", warning=True
+            )
+        )
     return problems, count, prev
 
 
@@ -106,6 +118,12 @@ def index_agreement(folder: str, row: dict | None, count: int, head: str) -> lis
         return [Problem(index, None, "the index has no row for this session; run `auditlog reindex`")]
     size = os.path.getsize(os.path.join(folder, journal.JOURNAL))
     if row["events"] != count or row["chain_head"] != head or row["indexed_bytes"] != size:
-        return [Problem(index, None, f"the index disagrees with the journal ({row['events']} events indexed, "
-                        f"{count} in the journal); run `auditlog reindex`")]
+        return [
+            Problem(
+                index,
+                None,
+                f"the index disagrees with the journal ({row['events']} events indexed, "
+                f"{count} in the journal); run `auditlog reindex`",
+            )
+        ]
     return []

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hook_timing import BASELINE, HOOK, alternate, check_errors, edit_payload, precompile, run  # noqa: E402
+from hook_timing import BASELINE, HOOK, alternate, check_errors, edit_payload, precompile, run
 
 BUDGET = 1.3
 
@@ -31,8 +31,9 @@ def main() -> int:
         env = {**os.environ, "AUDITLOG_HOME": str(store)}
         payload, source = edit_payload(Path(tmp) / "project")
         run([HOOK, "--agent", "claude"], payload, env)  # first event: creates the store and migrates the index
-        medians = alternate(args.runs, {"baseline": (BASELINE, payload, env),
-                                        "hook": ([HOOK, "--agent", "claude"], payload, env)})
+        medians = alternate(
+            args.runs, {"baseline": (BASELINE, payload, env), "hook": ([HOOK, "--agent", "claude"], payload, env)}
+        )
         check_errors(store)
     ratio = medians["hook"] / medians["baseline"]
     print(f"payload: {source} ({len(payload)} bytes), {args.runs} runs each, alternating")

@@ -18,14 +18,19 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hook_timing import HOOK, alternate, check_errors, edit_payload, precompile, run  # noqa: E402
+from hook_timing import HOOK, alternate, check_errors, edit_payload, precompile, run
 
-from auditlog import paths, reindex  # noqa: E402
-from auditlog.record import GENESIS, encode_record, line_hash, utc_timestamp  # noqa: E402
+from auditlog import paths, reindex
+from auditlog.record import GENESIS, encode_record, line_hash, utc_timestamp
 
 BUDGET = 1.1
-KINDS = [("prompt", "UserPromptSubmit"), ("tool_call", "PreToolUse"), ("tool_result", "PostToolUse"),
-         ("tool_batch", "PostToolBatch"), ("assistant", "Stop")]
+KINDS = [
+    ("prompt", "UserPromptSubmit"),
+    ("tool_call", "PreToolUse"),
+    ("tool_result", "PostToolUse"),
+    ("tool_batch", "PostToolBatch"),
+    ("assistant", "Stop"),
+]
 
 
 def write_large_session(store: Path, session: str, events: int, cwd: str) -> None:
@@ -36,14 +41,36 @@ def write_large_session(store: Path, session: str, events: int, cwd: str) -> Non
     with open(folder / "events.jsonl", "wb") as out:
         for seq in range(1, events + 1):
             kind, event = KINDS[seq % len(KINDS)]
-            payload = {"session_id": session, "hook_event_name": event, "cwd": cwd,
-                       "prompt": f"prompt number {seq} about module {seq % 97}"}
-            record = {"v": 1, "seq": seq, "ts": utc_timestamp(start + seq), "agent": "claude-code",
-                      "session": session, "event": event, "kind": kind, "cwd": cwd,
-                      "summary": f"event {seq}", "payload": payload, "prev": prev}
+            payload = {
+                "session_id": session,
+                "hook_event_name": event,
+                "cwd": cwd,
+                "prompt": f"prompt number {seq} about module {seq % 97}",
+            }
+            record = {
+                "v": 1,
+                "seq": seq,
+                "ts": utc_timestamp(start + seq),
+                "agent": "claude-code",
+                "session": session,
+                "event": event,
+                "kind": kind,
+                "cwd": cwd,
+                "summary": f"event {seq}",
+                "payload": payload,
+                "prev": prev,
+            }
             if kind == "tool_result":
-                record["changes"] = [{"path": f"src/file{seq % 500}.py", "op": "modify", "added": 3, "removed": 1,
-                                      "patch": f"patches/{seq:04d}-Edit-file.patch", "patch_sha256": "0" * 64}]
+                record["changes"] = [
+                    {
+                        "path": f"src/file{seq % 500}.py",
+                        "op": "modify",
+                        "added": 3,
+                        "removed": 1,
+                        "patch": f"patches/{seq:04d}-Edit-file.patch",
+                        "patch_sha256": "0" * 64,
+                    }
+                ]
             line = encode_record(record)
             out.write(line + b"\n")
             prev = line_hash(line)
@@ -68,8 +95,13 @@ def main() -> int:
         env_empty = {**os.environ, "AUDITLOG_HOME": str(empty)}
         for env in (env_large, env_empty):
             run([HOOK, "--agent", "claude"], payload, env)  # warm-up; creates and migrates the empty store
-        medians = alternate(args.runs, {"empty": ([HOOK, "--agent", "claude"], payload, env_empty),
-                                        "large": ([HOOK, "--agent", "claude"], payload, env_large)})
+        medians = alternate(
+            args.runs,
+            {
+                "empty": ([HOOK, "--agent", "claude"], payload, env_empty),
+                "large": ([HOOK, "--agent", "claude"], payload, env_large),
+            },
+        )
         check_errors(large)
         check_errors(empty)
     ratio = medians["large"] / medians["empty"]

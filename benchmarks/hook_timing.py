@@ -26,8 +26,9 @@ def precompile() -> None:
     """Write the package's bytecode, as ``pip install`` does for an installed package
     (an editable checkout under ``PYTHONDONTWRITEBYTECODE=1`` would otherwise compile
     every module on every run, which no installed copy does)."""
-    import auditlog
     import auditlog.hooks
+
+    import auditlog
 
     for package in (auditlog, auditlog.hooks):
         compileall.compile_dir(os.path.dirname(package.__file__), quiet=1, force=False)
@@ -42,11 +43,20 @@ def edit_payload(project: Path) -> tuple[bytes, str]:
         source = "corpus " + CORPUS_EDIT.name
     else:
         original = "".join(f"line {i}: some ordinary source text here\n" for i in range(240))
-        payload = {"session_id": "bench", "hook_event_name": "PostToolUse", "tool_name": "Edit", "cwd": "/p",
-                   "tool_input": {"file_path": "/p/src/module.py", "old_string": "line 120:", "new_string": "LINE 120:"},
-                   "tool_response": {"filePath": "/p/src/module.py", "originalFile": original,
-                                     "structuredPatch": [], "userModified": False},
-                   "tool_use_id": "toolu_bench"}
+        payload = {
+            "session_id": "bench",
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Edit",
+            "cwd": "/p",
+            "tool_input": {"file_path": "/p/src/module.py", "old_string": "line 120:", "new_string": "LINE 120:"},
+            "tool_response": {
+                "filePath": "/p/src/module.py",
+                "originalFile": original,
+                "structuredPatch": [],
+                "userModified": False,
+            },
+            "tool_use_id": "toolu_bench",
+        }
         source = "built (no shared corpus)"
     old_cwd = payload["cwd"]
     old_path = payload["tool_input"]["file_path"]
@@ -63,7 +73,7 @@ def edit_payload(project: Path) -> tuple[bytes, str]:
 
 def run(command: list[str], stdin: bytes, env: dict) -> float:
     start = time.perf_counter()
-    done = subprocess.run(command, input=stdin, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    done = subprocess.run(command, input=stdin, env=env, capture_output=True, check=False)
     elapsed = time.perf_counter() - start
     if done.returncode != 0 or done.stdout:
         raise SystemExit(f"{command[0]} failed: exit {done.returncode}, stdout {done.stdout[:200]!r}")

@@ -15,11 +15,19 @@ if not os.access(HOOK[0], os.X_OK):  # not installed as a console script: run th
     HOOK = [sys.executable, "-m", "auditlog.hooks.entry"]
 
 
-def run_hook(payload: bytes | dict, *args: str, env: dict | None = None, timeout: float = 30,
-             cwd: str | None = None) -> subprocess.CompletedProcess:
+def run_hook(
+    payload: bytes | dict, *args: str, env: dict | None = None, timeout: float = 30, cwd: str | None = None
+) -> subprocess.CompletedProcess:
     data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-    return subprocess.run([*HOOK, *(args or ("--agent", "claude"))], input=data, capture_output=True,
-                          env=env, timeout=timeout, cwd=cwd, check=False)
+    return subprocess.run(
+        [*HOOK, *(args or ("--agent", "claude"))],
+        input=data,
+        capture_output=True,
+        env=env,
+        timeout=timeout,
+        cwd=cwd,
+        check=False,
+    )
 
 
 def git(repo: Path, *args: str) -> str:
@@ -48,9 +56,12 @@ class ClaudeSession:
         self.objects_before = ""
 
     def base(self, event: str, **fields: object) -> dict:
-        payload = {"session_id": self.session_id,
-                   "transcript_path": f"/nonexistent/.claude/projects/x/{self.session_id}.jsonl",
-                   "cwd": str(self.project), "hook_event_name": event}
+        payload = {
+            "session_id": self.session_id,
+            "transcript_path": f"/nonexistent/.claude/projects/x/{self.session_id}.jsonl",
+            "cwd": str(self.project),
+            "hook_event_name": event,
+        }
         if self.prompt_id:
             payload["prompt_id"] = self.prompt_id
         payload.update(fields)
@@ -74,13 +85,36 @@ class ClaudeSession:
         outcome = effect() if effect else None
         resp = response(outcome) if callable(response) else response
         if isinstance(resp, Exception):
-            self.send(self.base("PostToolUseFailure", tool_name=tool, tool_input=tool_input,
-                                tool_use_id=tool_use_id, error=str(resp), is_interrupt=False, duration_ms=5))
+            self.send(
+                self.base(
+                    "PostToolUseFailure",
+                    tool_name=tool,
+                    tool_input=tool_input,
+                    tool_use_id=tool_use_id,
+                    error=str(resp),
+                    is_interrupt=False,
+                    duration_ms=5,
+                )
+            )
         else:
-            self.send(self.base("PostToolUse", tool_name=tool, tool_input=tool_input, tool_response=resp,
-                                tool_use_id=tool_use_id, duration_ms=7))
-        self.send(self.base("PostToolBatch", tool_calls=[{"tool_name": tool, "tool_input": tool_input,
-                                                          "tool_use_id": tool_use_id, "tool_response": "ok"}]))
+            self.send(
+                self.base(
+                    "PostToolUse",
+                    tool_name=tool,
+                    tool_input=tool_input,
+                    tool_response=resp,
+                    tool_use_id=tool_use_id,
+                    duration_ms=7,
+                )
+            )
+        self.send(
+            self.base(
+                "PostToolBatch",
+                tool_calls=[
+                    {"tool_name": tool, "tool_input": tool_input, "tool_use_id": tool_use_id, "tool_response": "ok"}
+                ],
+            )
+        )
 
     def write(self, rel: str, content: str) -> None:
         path = self.project / rel
@@ -91,9 +125,18 @@ class ClaudeSession:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(content)
 
-        self._tool("Write", {"file_path": str(path), "content": content}, effect,
-                   {"type": "update" if existed else "create", "filePath": str(path), "content": content,
-                    "structuredPatch": [], "originalFile": original})
+        self._tool(
+            "Write",
+            {"file_path": str(path), "content": content},
+            effect,
+            {
+                "type": "update" if existed else "create",
+                "filePath": str(path),
+                "content": content,
+                "structuredPatch": [],
+                "originalFile": original,
+            },
+        )
 
     def edit(self, rel: str, old: str, new: str) -> None:
         path = self.project / rel
@@ -102,14 +145,29 @@ class ClaudeSession:
         def effect() -> None:
             path.write_text(original.replace(old, new, 1))
 
-        self._tool("Edit", {"file_path": str(path), "old_string": old, "new_string": new, "replace_all": False},
-                   effect, {"filePath": str(path), "oldString": old, "newString": new, "originalFile": original,
-                            "structuredPatch": [], "userModified": False, "replaceAll": False})
+        self._tool(
+            "Edit",
+            {"file_path": str(path), "old_string": old, "new_string": new, "replace_all": False},
+            effect,
+            {
+                "filePath": str(path),
+                "oldString": old,
+                "newString": new,
+                "originalFile": original,
+                "structuredPatch": [],
+                "userModified": False,
+                "replaceAll": False,
+            },
+        )
 
     def read(self, rel: str) -> None:
         path = self.project / rel
-        self._tool("Read", {"file_path": str(path)}, None,
-                   {"type": "text", "file": {"filePath": str(path), "content": path.read_text()}})
+        self._tool(
+            "Read",
+            {"file_path": str(path)},
+            None,
+            {"type": "text", "file": {"filePath": str(path), "content": path.read_text()}},
+        )
 
     def bash(self, command: str, *, fails: bool = False, report_diff: bool = False) -> None:
         """Run a real shell command in the project. ``report_diff`` adds a 2.1.3xx style

@@ -77,8 +77,9 @@ def test_index_finds_the_session_by_file(session: ClaudeSession, store: Path) ->
     db = sqlite3.connect(store / "index.sqlite")
     hits = db.execute("SELECT DISTINCT session FROM changes WHERE name = 'config.ini'").fetchall()
     assert hits == [(session.session_id,)]
-    row = db.execute("SELECT prompts, failures, files_changed, added, removed, first_prompt, branch, project"
-                     " FROM sessions").fetchone()
+    row = db.execute(
+        "SELECT prompts, failures, files_changed, added, removed, first_prompt, branch, project FROM sessions"
+    ).fetchone()
     assert row[0:3] == (1, 1, 6)
     assert row[5] == "change the port to 8000 and add hello.py"
     assert row[6] == "main" and row[7] == str(session.project)
@@ -112,8 +113,14 @@ def test_bash_diff_from_git_snapshot_leaves_repository_untouched(session: Claude
     assert git(session.project, "count-objects", "-v") == session.objects_before
     assert "?? hello.py" in git(session.project, "status", "--porcelain")
     changed = {c["path"]: c["op"] for r in journal(store, session.session_id) for c in r.get("changes", [])}
-    assert changed == {"hello.py": "add", "config.ini": "modify", "notes.txt": "add", "src/app.py": "delete",
-                       "raw.txt": "add", "data.bin": "add"}
+    assert changed == {
+        "hello.py": "add",
+        "config.ini": "modify",
+        "notes.txt": "add",
+        "src/app.py": "delete",
+        "raw.txt": "add",
+        "data.bin": "add",
+    }
 
 
 def test_record_keys_are_in_the_documented_order(session: ClaudeSession, store: Path) -> None:

@@ -14,8 +14,11 @@ import pytest
 from store_builder import ClaudeSession, git, make_repo
 
 CLI = [sys.executable, "-m", "auditlog.cli"]
-S1, S2, S3 = ("aaaa1111-0000-4000-8000-000000000001", "aaaa2222-0000-4000-8000-000000000002",
-              "bbbb3333-0000-4000-8000-000000000003")
+S1, S2, S3 = (
+    "aaaa1111-0000-4000-8000-000000000001",
+    "aaaa2222-0000-4000-8000-000000000002",
+    "bbbb3333-0000-4000-8000-000000000003",
+)
 
 
 @pytest.fixture(scope="module")
@@ -81,20 +84,23 @@ def test_sessions_lists_all_newest_first(store: Path) -> None:
     assert "aaaa1111" in table and "change the port to 8000" in table
 
 
-@pytest.mark.parametrize(("flag", "value", "expected"), [
-    ("--file", "config.ini", {S1, S2}),            # by suffix: src/app/config.ini too
-    ("--file", "src/app/config.ini", {S2}),        # exact
-    ("--file", "app/config.ini", {S2}),            # suffix with a folder
-    ("--file", "*.md", {S3}),                      # glob
-    ("--file", "nothing.txt", set()),
-    ("--prompt", "debug", {S2}),
-    ("--prompt", "port 8000", {S1}),
-    ("--tool", "Bash", {S1}),
-    ("--agent", "claude", {S1, S2, S3}),
-    ("--agent", "codex", set()),
-    ("--since", "today", {S1, S2, S3}),
-    ("--until", "yesterday", set()),
-])
+@pytest.mark.parametrize(
+    ("flag", "value", "expected"),
+    [
+        ("--file", "config.ini", {S1, S2}),  # by suffix: src/app/config.ini too
+        ("--file", "src/app/config.ini", {S2}),  # exact
+        ("--file", "app/config.ini", {S2}),  # suffix with a folder
+        ("--file", "*.md", {S3}),  # glob
+        ("--file", "nothing.txt", set()),
+        ("--prompt", "debug", {S2}),
+        ("--prompt", "port 8000", {S1}),
+        ("--tool", "Bash", {S1}),
+        ("--agent", "claude", {S1, S2, S3}),
+        ("--agent", "codex", set()),
+        ("--since", "today", {S1, S2, S3}),
+        ("--until", "yesterday", set()),
+    ],
+)
 def test_sessions_filters(store: Path, flag: str, value: str, expected: set) -> None:
     assert ids(flag, value) == expected
 
@@ -125,8 +131,10 @@ def test_changed_report(store: Path, built: dict) -> None:
     assert (str(built["api"]), "README.md") in by_path
     text = run("changed", "--since", "today").stdout
     assert "config.ini" in text and "change the port to 8000" in text
-    assert json.loads(run("changed", "--since", "today", "--project", str(built["api"]), "--json").stdout)[0][
-        "path"] == "README.md"
+    assert (
+        json.loads(run("changed", "--since", "today", "--project", str(built["api"]), "--json").stdout)[0]["path"]
+        == "README.md"
+    )
 
 
 def test_search(store: Path) -> None:
@@ -163,8 +171,15 @@ def test_diff_steps_in_order_under_their_prompt(store: Path) -> None:
 
 def test_review_markdown(store: Path) -> None:
     text = run("review", S1).stdout
-    for expected in ("change the port to 8000", "| `config.ini` | 1 | 1 | 1 |", "✗ `false`", "3 passed",
-                     "<details>", "+port=8000", f"auditlog verify {S1}"):
+    for expected in (
+        "change the port to 8000",
+        "| `config.ini` | 1 | 1 | 1 |",
+        "✗ `false`",
+        "3 passed",
+        "<details>",
+        "+port=8000",
+        f"auditlog verify {S1}",
+    ):
         assert expected in text, expected
 
 
@@ -179,8 +194,11 @@ def test_export_jsonl_with_manifest(store: Path, tmp_path: Path) -> None:
     assert manifest["sha256"] == sha256_hex(out.read_bytes())
     lines = [line for line in out.read_bytes().split(b"\n") if line]
     assert len(lines) == sum(s["events"] for s in manifest["sessions"])
-    heads = {json.loads(lines[i])["session"]: line_hash(lines[i]) for i in range(len(lines))
-             if i + 1 == len(lines) or json.loads(lines[i + 1])["seq"] == 1}
+    heads = {
+        json.loads(lines[i])["session"]: line_hash(lines[i])
+        for i in range(len(lines))
+        if i + 1 == len(lines) or json.loads(lines[i + 1])["seq"] == 1
+    }
     assert heads == {s["session"]: s["chain_head"] for s in manifest["sessions"]}
 
 

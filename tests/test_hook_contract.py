@@ -71,8 +71,14 @@ def test_hostile_session_id_stays_inside_the_store(store: Path, tmp_path: Path) 
 
 
 def test_ten_megabyte_payload(store: Path) -> None:
-    big = {"session_id": "big", "hook_event_name": "PostToolUse", "tool_name": "Read", "cwd": "/tmp",
-           "tool_input": {"file_path": "/tmp/x"}, "tool_response": {"file": {"content": "x" * (10 * 1024 * 1024)}}}
+    big = {
+        "session_id": "big",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Read",
+        "cwd": "/tmp",
+        "tool_input": {"file_path": "/tmp/x"},
+        "tool_response": {"file": {"content": "x" * (10 * 1024 * 1024)}},
+    }
     start = time.monotonic()
     done = run_hook(big)
     assert time.monotonic() - start < BUDGET_SECONDS
@@ -83,8 +89,9 @@ def test_ten_megabyte_payload(store: Path) -> None:
 
 
 def test_stdin_that_never_closes(store: Path) -> None:
-    proc = subprocess.Popen([*HOOK, "--agent", "claude"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [*HOOK, "--agent", "claude"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     start = time.monotonic()
     proc.stdin.write(b'{"session_id": "open", "hook_event_name": "Stop"')  # incomplete, never closed
     proc.stdin.flush()
@@ -97,8 +104,9 @@ def test_stdin_that_never_closes(store: Path) -> None:
 
 
 def test_complete_payload_on_open_stdin_is_recorded(store: Path) -> None:
-    proc = subprocess.Popen([*HOOK, "--agent", "claude"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [*HOOK, "--agent", "claude"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     proc.stdin.write(b'{"session_id": "open2", "hook_event_name": "Stop"}\n')
     proc.stdin.flush()
     assert proc.stdout.read() == b""
@@ -117,8 +125,12 @@ def read_only_store(store: Path):
         yield store
         store.chmod(stat.S_IRWXU)
         return
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "none", str(store)],
-                             capture_output=True, check=False).returncode == 0
+    mounted = (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "ro,size=1m", "none", str(store)], capture_output=True, check=False
+        ).returncode
+        == 0
+    )
     yield store if mounted else Path("/sys/auditlog-read-only-store")
     if mounted:
         subprocess.run(["umount", str(store)], check=True)
@@ -126,8 +138,9 @@ def read_only_store(store: Path):
 
 def test_read_only_home(read_only_store: Path) -> None:
     start = time.monotonic()
-    done = run_hook({"session_id": "ro", "hook_event_name": "Stop"},
-                    env={**os.environ, "AUDITLOG_HOME": str(read_only_store)})
+    done = run_hook(
+        {"session_id": "ro", "hook_event_name": "Stop"}, env={**os.environ, "AUDITLOG_HOME": str(read_only_store)}
+    )
     assert time.monotonic() - start < BUDGET_SECONDS
     assert done.returncode == 0 and done.stdout == b""
     assert done.stderr.startswith(b"auditlog: ") and done.stderr.count(b"\n") == 1, done.stderr

@@ -8,8 +8,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-FORBIDDEN = ("click", "rich", "textual", "sqlite_utils", "unidiff", "auditlog.cli", "auditlog.tui",
-             "auditlog.query", "hashlib")
+FORBIDDEN = (
+    "click",
+    "rich",
+    "textual",
+    "sqlite_utils",
+    "unidiff",
+    "auditlog.cli",
+    "auditlog.tui",
+    "auditlog.query",
+    "hashlib",
+)
 
 PROBE = """
 import io, json, os, sys
@@ -30,15 +39,27 @@ def test_hook_path_imports_no_heavy_module(tmp_path: Path, store: Path) -> None:
     base = {"session_id": "imports", "cwd": str(tmp_path)}
     payloads = [
         {**base, "hook_event_name": "UserPromptSubmit", "prompt": "hello"},  # first event: migrates the index
-        {**base, "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": "t1",
-         "tool_input": {"file_path": str(target), "old_string": "a", "new_string": "b"}},
+        {
+            **base,
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Edit",
+            "tool_use_id": "t1",
+            "tool_input": {"file_path": str(target), "old_string": "a", "new_string": "b"},
+        },
     ]
     # Migrating imports sqlite-utils, by design, once; every later event must not.
     subprocess.run([sys.executable, "-c", PROBE, json.dumps(payloads)], check=True, capture_output=True)
     target.write_text("b\n")
-    after = [{**base, "hook_event_name": "PostToolUse", "tool_name": "Edit", "tool_use_id": "t1",
-              "tool_input": {"file_path": str(target), "old_string": "a", "new_string": "b"},
-              "tool_response": {"originalFile": "a\n"}}]
+    after = [
+        {
+            **base,
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Edit",
+            "tool_use_id": "t1",
+            "tool_input": {"file_path": str(target), "old_string": "a", "new_string": "b"},
+            "tool_response": {"originalFile": "a\n"},
+        }
+    ]
     done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(after)], check=True, capture_output=True, text=True)
     modules = json.loads(done.stdout)
     loaded = [m for m in modules if any(m == f or m.startswith(f + ".") for f in FORBIDDEN)]

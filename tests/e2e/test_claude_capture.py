@@ -33,8 +33,11 @@ def _auditlog(*args: str) -> subprocess.CompletedProcess:
 
 
 def _project_files(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*")
-            if p.is_file() and ".git" not in p.parts and ".claude" not in p.parts}
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in root.rglob("*")
+        if p.is_file() and ".git" not in p.parts and ".claude" not in p.parts
+    }
 
 
 @pytest.fixture
@@ -42,16 +45,29 @@ def recorded_session(claude_bin: str, git_project: Path, claude_home: Path, capt
     installed = _auditlog("install", "--agent", "claude", "--scope", "project", "--dir", str(git_project))
     assert installed.returncode == 0, installed.stderr
     write_project_settings(git_project, independent_capture_hook_settings(capture_dir))  # merged, not replaced
-    initial = subprocess.run(["git", "-C", str(git_project), "rev-parse", "HEAD"], capture_output=True, text=True,
-                             check=True).stdout.strip()
-    result = run_session(git_project, claude_home, standard_script(git_project), STANDARD_PROMPT,
-                         claude_bin=claude_bin, extra_env={"AUDITLOG_HOME": os.environ["AUDITLOG_HOME"]})
+    initial = subprocess.run(
+        ["git", "-C", str(git_project), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    result = run_session(
+        git_project,
+        claude_home,
+        standard_script(git_project),
+        STANDARD_PROMPT,
+        claude_bin=claude_bin,
+        extra_env={"AUDITLOG_HOME": os.environ["AUDITLOG_HOME"]},
+    )
     assert result.exit_code == 0, result.describe()
     store = Path(os.environ["AUDITLOG_HOME"])
     folders = list((store / "sessions").iterdir())
     assert len(folders) == 1, folders
-    return {"result": result, "project": git_project, "store": store, "folder": folders[0], "initial": initial,
-            "captures": read_captures(capture_dir)}
+    return {
+        "result": result,
+        "project": git_project,
+        "store": store,
+        "folder": folders[0],
+        "initial": initial,
+        "captures": read_captures(capture_dir),
+    }
 
 
 def _records(folder: Path) -> list[dict]:
