@@ -8,6 +8,7 @@ index (locked, disk full) is caught up by the next one.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 
@@ -17,6 +18,7 @@ from auditlog.record import decode_record, line_hash
 SEARCH_FIELDS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description")
 MAX_SEARCH_TEXT = 64 * 1024
 FIRST_PROMPT_CHARS = 500
+BATCH = 2000  # records per executemany when catching up or reindexing
 
 
 def _s(value: object) -> str:
@@ -34,16 +36,8 @@ def _storable(value: object) -> object:
     return value
 
 
-class _Writer:
-    """A connection whose parameters are made storable on the way in."""
-
-    __slots__ = ("conn",)
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def execute(self, sql: str, params: tuple | list = ()) -> sqlite3.Cursor:
-        return self.conn.execute(sql, [_storable(p) for p in params])
+def _row(*values: object) -> tuple:
+    return tuple(v if type(v) is not str or v.isascii() else _storable(v) for v in values)
 
 
 def search_text(record: dict) -> str:
@@ -64,108 +58,113 @@ def search_text(record: dict) -> str:
     return text[:MAX_SEARCH_TEXT]
 
 
-def _session_row(conn: sqlite3.Connection, record: dict, folder: str) -> None:
-    conn.execute(
-        "INSERT OR IGNORE INTO sessions (id, folder, agent, cwd, started, ended) VALUES (?, ?, ?, ?, ?, ?)",
-        (record["session"], folder, record.get("agent") or "unknown", record.get("cwd"), record["ts"], record["ts"]),
-    )
+SESSION_COLUMNS = (
+    "id", "folder", "agent", "project", "cwd", "branch", "head_start", "head_end", "started", "ended", "end_reason",
+    "first_prompt", "title", "prompts", "events", "tool_calls", "failures", "files_changed", "added", "removed",
+    "last_seq", "indexed_bytes", "chain_head",
+)
+_UPSERT_SESSION = (
+    f"INSERT INTO sessions ({', '.join(SESSION_COLUMNS)}) VALUES ({', '.join('?' * len(SESSION_COLUMNS))})"
+    f" ON CONFLICT(id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in SESSION_COLUMNS[1:])}"
+)
+_COUNTERS = ("prompts", "events", "tool_calls", "failures", "files_changed", "added", "removed")
 
 
-def index_record(conn: sqlite3.Connection, folder: str, record: dict, offset: int, line: bytes) -> None:
-    """Add one record's rows (the caller holds a write transaction)."""
-    conn = _Writer(conn)
-    session, seq, ts, kind = record["session"], record["seq"], record["ts"], record.get("kind")
-    _session_row(conn, record, folder)
-    failed = 1 if record.get("failed") else 0
-    conn.execute(
-        "INSERT OR REPLACE INTO events (session, seq, ts, event, kind, tool, tool_use_id, subagent, summary, failed,"
-        " offset, length, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            session,
-            seq,
-            ts,
-            record.get("event"),
-            kind,
-            record.get("tool"),
-            record.get("tool_use_id"),
-            record.get("subagent"),
-            record.get("summary"),
-            failed,
-            offset,
-            len(line) + 1,
-            line_hash(line),
-        ),
-    )
-    updates = ["events = events + 1", "last_seq = ?", "ended = max(ended, ?)", "indexed_bytes = ?", "chain_head = ?"]
-    values: list[object] = [seq, ts, offset + len(line) + 1, line_hash(line)]
-    payload = record.get("payload") if isinstance(record.get("payload"), dict) else {}
-    if kind == "prompt":
-        text = _s(payload.get("prompt"))
-        conn.execute(
-            "INSERT OR REPLACE INTO prompts (session, seq, ts, text) VALUES (?, ?, ?, ?)", (session, seq, ts, text)
-        )
-        updates += ["prompts = prompts + 1", "first_prompt = coalesce(first_prompt, ?)"]
-        values.append(text[:FIRST_PROMPT_CHARS])
-        if _s(payload.get("session_title")):
-            updates.append("title = ?")
-            values.append(payload["session_title"])
-    if kind in ("tool_result", "tool_error"):
-        updates.append("tool_calls = tool_calls + 1")
-    if failed:
-        updates.append("failures = failures + 1")
-    if kind == "session_end":
-        updates.append("end_reason = ?")
-        values.append(_s(payload.get("reason")) or None)
-    context = record.get("context") if isinstance(record.get("context"), dict) else None
-    if context:
-        updates += [
-            "project = coalesce(project, ?)",
-            "branch = coalesce(?, branch)",
-            "head_start = coalesce(head_start, ?)",
-            "head_end = coalesce(?, head_end)",
-        ]
-        values += [context.get("project"), context.get("branch"), context.get("head"), context.get("head")]
-    if record.get("cwd"):
-        updates.append("cwd = coalesce(cwd, ?)")
-        values.append(record["cwd"])
-    added = removed = new_files = 0
-    for change in record.get("changes") or []:
-        path = change.get("path", "")
-        seen = conn.execute("SELECT 1 FROM changes WHERE session = ? AND path = ? LIMIT 1", (session, path)).fetchone()
-        conn.execute(
-            "INSERT OR REPLACE INTO changes (session, seq, ts, path, name, op, added, removed, binary, patch,"
-            " patch_sha256, post_oid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                session,
-                seq,
-                ts,
-                path,
-                path.rsplit("/", 1)[-1],
-                change.get("op"),
-                change.get("added", 0),
-                change.get("removed", 0),
-                1 if change.get("binary") else 0,
-                change.get("patch"),
-                change.get("patch_sha256"),
-                change.get("post_oid"),
-            ),
-        )
-        added += int(change.get("added", 0))
-        removed += int(change.get("removed", 0))
-        new_files += 0 if seen else 1
-    if added or removed or new_files:
-        updates += ["added = added + ?", "removed = removed + ?", "files_changed = files_changed + ?"]
-        values += [added, removed, new_files]
-    text = search_text(record)
-    if text:
-        conn.execute("INSERT INTO search (text, session, seq, kind) VALUES (?, ?, ?, ?)", (text, session, seq, kind))
-    conn.execute(f"UPDATE sessions SET {', '.join(updates)} WHERE id = ?", (*values, session))
+def _current_session(conn: sqlite3.Connection, session: str, folder: str, first: dict) -> dict:
+    cursor = conn.execute(f"SELECT {', '.join(SESSION_COLUMNS)} FROM sessions WHERE id = ?", (session,))
+    found = cursor.fetchone()
+    if found:
+        return dict(zip(SESSION_COLUMNS, found, strict=True))
+    row = dict.fromkeys(SESSION_COLUMNS)
+    row.update(dict.fromkeys(_COUNTERS, 0), id=session, folder=folder, agent=first.get("agent") or "unknown",
+               started=first["ts"], ended=first["ts"], last_seq=0, indexed_bytes=0)
+    return row
+
+
+def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, bytes, dict]]) -> None:
+    """Add the rows of a batch of one session's records, in journal order (the caller
+    holds a write transaction). Live capture passes one record, ``reindex`` many: the
+    same code, so the same rows."""
+    if not batch:
+        return
+    session = batch[0][2]["session"]
+    row = _current_session(conn, session, folder, batch[0][2])
+    events, prompts, changes, search = [], [], [], []
+    new_paths: dict[str, None] = {}
+    for offset, line, record in batch:
+        seq, ts, kind = record["seq"], record["ts"], record.get("kind")
+        digest = line_hash(line)
+        failed = 1 if record.get("failed") else 0
+        events.append(_row(session, seq, ts, record.get("event"), kind, record.get("tool"), record.get("tool_use_id"),
+                           record.get("subagent"), record.get("summary"), failed, offset, len(line) + 1, digest))
+        row["events"] += 1
+        row["last_seq"], row["indexed_bytes"], row["chain_head"] = seq, offset + len(line) + 1, digest
+        row["ended"] = max(row["ended"] or ts, ts)
+        row["started"] = min(row["started"] or ts, ts)
+        payload = record.get("payload") if isinstance(record.get("payload"), dict) else {}
+        if kind == "prompt":
+            text = _s(payload.get("prompt"))
+            prompts.append(_row(session, seq, ts, text))
+            row["prompts"] += 1
+            if row["first_prompt"] is None:
+                row["first_prompt"] = _storable(text[:FIRST_PROMPT_CHARS])
+            if _s(payload.get("session_title")):
+                row["title"] = _storable(payload["session_title"])
+        if kind in ("tool_result", "tool_error"):
+            row["tool_calls"] += 1
+        row["failures"] += failed
+        if kind == "session_end":
+            row["end_reason"] = _s(payload.get("reason")) or None
+        context = record.get("context") if isinstance(record.get("context"), dict) else None
+        if context:
+            row["project"] = row["project"] or context.get("project")
+            row["branch"] = context.get("branch") or row["branch"]
+            row["head_start"] = row["head_start"] or context.get("head")
+            row["head_end"] = context.get("head") or row["head_end"]
+        if record.get("cwd") and not row["cwd"]:
+            row["cwd"] = _storable(record["cwd"])
+        for change in record.get("changes") or []:
+            path = change.get("path", "")
+            changes.append(_row(session, seq, ts, path, path.rsplit("/", 1)[-1], change.get("op"),
+                                change.get("added", 0), change.get("removed", 0), 1 if change.get("binary") else 0,
+                                change.get("patch"), change.get("patch_sha256"), change.get("post_oid")))
+            row["added"] += int(change.get("added", 0))
+            row["removed"] += int(change.get("removed", 0))
+            new_paths[_storable(path)] = None
+        text = search_text(record)
+        if text:
+            search.append(_row(text, session, seq, kind))
+    if new_paths:
+        paths_json = json.dumps(list(new_paths))
+        seen = conn.execute("SELECT DISTINCT path FROM changes WHERE session = ? AND path IN"
+                            " (SELECT value FROM json_each(?))", (session, paths_json)).fetchall()
+        row["files_changed"] += len(new_paths) - len(seen)
+    conn.executemany("INSERT OR REPLACE INTO events (session, seq, ts, event, kind, tool, tool_use_id, subagent,"
+                     " summary, failed, offset, length, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", events)
+    if prompts:
+        conn.executemany("INSERT OR REPLACE INTO prompts (session, seq, ts, text) VALUES (?, ?, ?, ?)", prompts)
+    if changes:
+        conn.executemany("INSERT OR REPLACE INTO changes (session, seq, ts, path, name, op, added, removed, binary,"
+                         " patch, patch_sha256, post_oid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", changes)
+    if search:
+        conn.executemany("INSERT INTO search (text, session, seq, kind) VALUES (?, ?, ?, ?)", search)
+    conn.execute(_UPSERT_SESSION, tuple(row[c] for c in SESSION_COLUMNS))
 
 
 def forget_session(conn: sqlite3.Connection, session: str) -> None:
-    for table in ("events", "changes", "prompts", "search"):
+    """Remove one session's rows (its journal was replaced or cut)."""
+    for table in ("events", "changes", "prompts"):
         conn.execute(f"DELETE FROM {table} WHERE session = ?", (session,))
+    phrase = '"' + session.replace('"', "") + '"'
+    conn.execute("DELETE FROM search WHERE rowid IN (SELECT rowid FROM search WHERE search MATCH ?)",
+                 (f"session:{phrase}",))
     conn.execute("DELETE FROM sessions WHERE id = ?", (session,))
+
+
+def forget_everything(conn: sqlite3.Connection) -> None:
+    for table in ("events", "changes", "prompts", "sessions"):
+        conn.execute(f"DELETE FROM {table}")
+    conn.execute("DELETE FROM search")
 
 
 def catch_up(
@@ -187,13 +186,18 @@ def catch_up(
             done = 0
         added = 0
         if just_written is not None and just_written[0] == done:
-            offset, line, record = just_written
-            index_record(conn, folder, record, offset, line)
+            index_records(conn, folder, [just_written])
             added = 1
         elif done < size:
+            batch: list[tuple[int, bytes, dict]] = []
             for offset, line in journal.iter_lines(os.path.join(folder_path, journal.JOURNAL), done):
-                index_record(conn, folder, decode_record(line), offset, line)
-                added += 1
+                batch.append((offset, line, decode_record(line)))
+                if len(batch) >= BATCH:
+                    index_records(conn, folder, batch)
+                    added += len(batch)
+                    batch = []
+            index_records(conn, folder, batch)
+            added += len(batch)
         conn.execute("COMMIT")
         return added
     except BaseException:

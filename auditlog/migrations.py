@@ -106,10 +106,11 @@ def m001_initial(db: sqlite_utils.Database) -> None:
     )
     db["prompts"].create_index(["ts"])
     # Standalone FTS5 table (not external-content): rows are written by the hook as events
-    # arrive and never updated, and Datasette finds it through the docs' canned query.
+    # arrive and never updated. `session` and `kind` are indexed too, so a filter can probe
+    # one session's prompts (`session:"<id>" AND kind:prompt AND (...)`) without a scan.
     db.execute(
         "CREATE VIRTUAL TABLE search USING fts5("
-        "text, session UNINDEXED, seq UNINDEXED, kind UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')"
+        "text, session, seq UNINDEXED, kind, tokenize = 'unicode61 remove_diacritics 2')"
     )
 
 

@@ -81,6 +81,7 @@ class Change:
     tool: str | None = None
     prompt: str | None = None
     prompt_seq: int | None = None
+    project: str | None = None  # the session's repository root (or cwd)
 
     def as_dict(self) -> dict:
         return asdict(self)

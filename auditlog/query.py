@@ -20,6 +20,7 @@ from auditlog.dates import bound
 from auditlog.models import Change, ChangedFile, Event, SearchHit, SessionSummary
 from auditlog.patches import make_patch
 
+FTS_SET_CAP = 2000  # sessions; beyond this a full-text filter probes sessions one by one
 AGENT_ALIASES = {"claude": "claude-code", "gemini": "gemini-cli"}
 _GLOB = re.compile(r"[*?\[]")
 
@@ -145,11 +146,13 @@ class Store:
             where.append(f"s.id IN (SELECT session FROM changes WHERE {cond})")
             params += p
         if f.prompt and fts_words(f.prompt):
-            where.append("s.id IN (SELECT session FROM search WHERE search MATCH ? AND kind = 'prompt')")
-            params.append(fts_words(f.prompt))
+            cond, p = self._fts_condition(f"kind:prompt AND text:({fts_words(f.prompt)})")
+            where.append(cond)
+            params += p
         if f.text and fts_words(f.text):
-            where.append("s.id IN (SELECT session FROM search WHERE search MATCH ?)")
-            params.append(fts_words(f.text))
+            cond, p = self._fts_condition(f"text:({fts_words(f.text)})")
+            where.append(cond)
+            params += p
         if f.project:
             project = (
                 os.path.abspath(os.path.expanduser(f.project)) if f.project.startswith((".", "~", "/")) else f.project
@@ -165,6 +168,17 @@ class Store:
         if f.failed:
             where.append("s.failures > 0")
         return (" WHERE " + " AND ".join(where)) if where else "", params
+
+    def _fts_condition(self, match: str) -> tuple[str, list]:
+        """A full-text session filter whose cost does not grow with the store: when the
+        matches are few, the set of their sessions; when they are many (common words),
+        a probe of each candidate session (newest first, so a LIMIT stops it early)."""
+        rows = self._rows("SELECT DISTINCT session FROM search WHERE search MATCH ? LIMIT ?",
+                          [match, FTS_SET_CAP + 1])
+        if len(rows) <= FTS_SET_CAP:
+            return "s.id IN (SELECT value FROM json_each(?))", [json.dumps([r["session"] for r in rows])]
+        probe = "EXISTS (SELECT 1 FROM search WHERE search MATCH ('session:\"' || replace(s.id, '\"', '') || '\" AND ' || ?))"
+        return probe, [match]
 
     def sessions(self, f: SessionFilter | None = None) -> list[SessionSummary]:
         """Sessions matching the filter, newest first."""
@@ -268,55 +282,29 @@ class Store:
             absolute = os.path.abspath(os.path.expanduser(project))
             params += [absolute, absolute.rstrip("/") + "/%"]
         sql = (
-            "SELECT c.*, s.folder, s.project, e.tool,"
-            " (SELECT p.seq FROM prompts p WHERE p.session = c.session AND p.seq < c.seq"
-            "  ORDER BY p.seq DESC LIMIT 1) AS prompt_seq"
+            "SELECT c.*, s.folder, coalesce(s.project, s.cwd) AS root, e.tool, p.seq AS prompt_seq, p.text AS prompt"
             " FROM changes c JOIN sessions s ON s.id = c.session"
             " LEFT JOIN events e ON e.session = c.session AND e.seq = c.seq"
+            " LEFT JOIN prompts p ON p.session = c.session AND p.seq = (SELECT max(q.seq) FROM prompts q"
+            "  WHERE q.session = c.session AND q.seq < c.seq)"
             + (" WHERE " + " AND ".join(where) if where else "")
             + " ORDER BY c.ts, c.session, c.seq, c.path"
         )
-        rows = self._rows(sql, params)
-        prompts = self._prompt_texts({(r["session"], r["prompt_seq"]) for r in rows if r["prompt_seq"]})
         root = paths.sessions_root(self.home)
         return [
-            Change(
-                r["session"],
-                r["seq"],
-                r["ts"],
-                r["path"],
-                r["op"],
-                r["added"],
-                r["removed"],
-                bool(r["binary"]),
-                r["patch"],
-                os.path.join(root, r["folder"], r["patch"]),
-                r["tool"],
-                prompts.get((r["session"], r["prompt_seq"])),
-                r["prompt_seq"],
-            )
-            for r in rows
+            Change(r["session"], r["seq"], r["ts"], r["path"], r["op"], r["added"], r["removed"], bool(r["binary"]),
+                   r["patch"], os.path.join(root, r["folder"], r["patch"]), r["tool"], r["prompt"], r["prompt_seq"],
+                   r["root"])
+            for r in self._rows(sql, params)
         ]
-
-    def _prompt_texts(self, keys: set[tuple[str, int]]) -> dict[tuple[str, int], str]:
-        out: dict[tuple[str, int], str] = {}
-        for session, seq in keys:
-            rows = self._rows("SELECT text FROM prompts WHERE session = ? AND seq = ?", [session, seq])
-            if rows:
-                out[(session, seq)] = rows[0]["text"]
-        return out
 
     def changed(
         self, since: str | None = None, until: str | None = None, project: str | None = None
     ) -> list[ChangedFile]:
         """ "What changed": per project and file, the +/- totals and the changes in order."""
         files: dict[tuple[str, str], ChangedFile] = {}
-        projects = {
-            r["id"]: r["project"] or r["cwd"] or "(no project)"
-            for r in self._rows("SELECT id, project, cwd FROM sessions")
-        }
         for change in self.changes(since=since, until=until, project=project):
-            key = (projects.get(change.session, "(no project)"), change.path)
+            key = (change.project or "(no project)", change.path)
             entry = files.setdefault(key, ChangedFile(key[0], key[1]))
             entry.added += change.added
             entry.removed += change.removed
@@ -368,21 +356,20 @@ class Store:
     # -- search ----------------------------------------------------------------------
     def search(self, query: str, *, limit: int = 50, session: str | None = None) -> list[SearchHit]:
         """Full-text search over prompts, assistant messages, commands, tool errors and
-        changed paths; FTS5 query syntax (phrases, OR, NOT, prefix*)."""
+        changed paths; FTS5 query syntax (phrases, OR, NOT, prefix*). Newest hits first
+        (an audit trail is read by time; it also lets SQLite stop at the limit)."""
         if not query.strip():
             raise QueryError("give some words to search for")
-        where = "search MATCH ?"
-        params: list = [forgiving_fts(query)]
+        match = f"text:({forgiving_fts(query)})"
         if session:
-            where += " AND search.session = ?"
-            params.append(session)
+            match = f'session:"{session.replace(chr(34), "")}" AND {match}'
         rows = self._rows(
-            "SELECT search.session, search.seq, search.kind, snippet(search, 0, '[[', ']]', '…', 16) AS snippet,"
-            " e.ts, e.summary, s.project FROM search"
-            " JOIN events e ON e.session = search.session AND e.seq = search.seq"
-            " JOIN sessions s ON s.id = search.session"
-            f" WHERE {where} ORDER BY rank LIMIT ?",
-            [*params, int(limit)],
+            "SELECT h.session, h.seq, h.kind, h.snippet, e.ts, e.summary, s.project FROM"
+            " (SELECT session, seq, kind, snippet(search, 0, '[[', ']]', '…', 16) AS snippet, rowid AS r"
+            "  FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT ?) h"
+            " JOIN events e ON e.session = h.session AND e.seq = h.seq"
+            " JOIN sessions s ON s.id = h.session ORDER BY h.r DESC",
+            [match, int(limit)],
             fts_query=query,
         )
         return [

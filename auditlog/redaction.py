@@ -55,14 +55,16 @@ class Rule:
     ``pattern`` is matched with ``re.match`` at ``anchor_position - offset`` for every occurrence of one of
     ``anchors`` (looked up in the lower-cased text when ``ci`` is true), so it must start with the anchor.
     The secret is ``group`` of the match unless ``check`` (which may also veto the match or change the kind)
-    says otherwise.  ``scan`` replaces ``pattern`` for the one rule too irregular for a regex.  ``shape`` is
-    the documented form of what the rule finds.
+    says otherwise.  ``scan`` replaces ``pattern`` for the one rule too irregular for a regex.  ``guard``, a
+    cheap test of the text around the anchor, runs first: the pattern is compiled only once a guard passes,
+    so ordinary code that merely says "authorization" or "-----BEGIN CERTIFICATE" compiles nothing.
+    ``shape`` is the documented form of what the rule finds.
 
     A plain slotted class rather than a ``NamedTuple``: ``typing`` would cost more to import than the rest of
     this module.
     """
 
-    __slots__ = ("anchors", "check", "ci", "group", "kind", "offset", "pattern", "scan", "shape")
+    __slots__ = ("anchors", "check", "ci", "group", "guard", "kind", "offset", "pattern", "scan", "shape")
 
     def __init__(
         self,
@@ -75,6 +77,7 @@ class Rule:
         check: Callable[[str, re.Match[str]], Hit | None] | None = None,
         scan: Callable[[str, str, int, str], Hit | None] | None = None,
         shape: str = "",
+        guard: Callable[[str, int, str], bool] | None = None,
     ) -> None:
         self.kind = kind
         self.anchors = anchors
@@ -85,6 +88,7 @@ class Rule:
         self.check = check
         self.scan = scan
         self.shape = shape
+        self.guard = guard
 
     def __repr__(self) -> str:
         return f"Rule({self.kind!r}, {self.anchors!r})"
@@ -122,11 +126,16 @@ def _is_placeholder(value: str) -> bool:
         return True
     if v.startswith(("your", "insert", "enter", "replace", "process.env", "os.environ", "env.", "secrets.")):
         return True
-    if len(set(v)) <= 2 and len(v) > 2:  # ******, xxxxxx, 000000, x-x-x
+    if len(v) > 2 and len(set(v[:32])) <= 2 and len(set(v)) <= 2:  # ******, xxxxxx, 000000, x-x-x
         return True
     # A value that names what it stands for ("role-secret-key", "mypassword", "REFRESH_TOKEN") is a
     # placeholder or a constant, not a credential; so is an ARN.
-    return v.startswith("arn:") or any(w in v for w in _PLACEHOLDER_PARTS)
+    if v.startswith("arn:"):
+        return True
+    for part in _PLACEHOLDER_PARTS:  # a plain loop: cheaper than any() over a generator on this hot path
+        if part in v:
+            return True
+    return False
 
 
 def _is_identifier_path(value: str) -> bool:
@@ -176,10 +185,13 @@ def _looks_like_path(value: str) -> bool:
     return False
 
 
-def _line_of(text: str, pos: int) -> tuple[int, int]:
-    start = text.rfind("\n", max(0, pos - 4096), pos) + 1
-    end = text.find("\n", pos, pos + 4096)
-    return start, (len(text) if end < 0 else end)
+def _line_of(text: str, pos: int, reach: int = 256) -> tuple[int, int]:
+    """Bounds of the line around ``pos``, looking at most ``reach`` characters each way (a minified
+    megabyte on one line must not make every check read the megabyte)."""
+    floor = max(0, pos - reach)
+    start = text.rfind("\n", floor, pos) + 1 or floor
+    end = text.find("\n", pos, pos + reach)
+    return start, (min(len(text), pos + reach) if end < 0 else end)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -201,11 +213,16 @@ def _check_private_key(text: str, m: re.Match[str]) -> Hit | None:
     else:
         before = text[max(0, start - 48) : start]
         kind = "gcp-service-account" if "private_key" in before else "private-key"
-    # Do not swallow trailing separators of a truncated block.
-    while end > start and text[end - 1] in " \t\r\n\\":
-        if text[end - 1] == "\\" and end < len(text) and text[end] in "nr":
+    # Do not swallow the trailing separators of a truncated block (real or JSON-escaped newlines).
+    while end > start:
+        if text[end - 1] in " \t\r\n":
+            end -= 1
+        elif text[end - 2 : end] in ("\\n", "\\r") and end - 2 > start:
+            end -= 2
+            while end > start and text[end - 1] == "\\":
+                end -= 1
+        else:
             break
-        end -= 1
     return start, end, kind
 
 
@@ -322,11 +339,76 @@ def _check_aws(text: str, m: re.Match[str]) -> Hit | None:
     return start, end, "aws-access-key-id" if value.startswith(("AKIA", "ASIA")) else "aws-secret-key"
 
 
+def _check_putty(text: str, m: re.Match[str]) -> Hit | None:
+    """A PuTTY key file: only with its private part (not a line that merely names the format)."""
+    if "Private-" not in m.group(0):
+        return None
+    return m.start(), m.end(), "ssh-private-key"
+
+
 def _check_discord(text: str, m: re.Match[str]) -> Hit | None:
     if "discord" not in text[max(0, m.start() - 40) : m.start()].lower():
         return None
     start, end = m.span(1)
     return start, end, "discord-webhook"
+
+
+# Guards: (text, anchor position, anchor) -> may the pattern match here?  Pure string tests, no regex.
+
+
+def _g_header(text: str, i: int, anchor: str) -> bool:
+    """``Authorization`` followed (after quotes and blanks) by ``:`` or ``=``."""
+    j = i + len(anchor)
+    limit = min(len(text), j + 8)
+    while j < limit and text[j] in "\"'\\ \t":
+        j += 1
+    return j < limit and text[j] in ":="
+
+
+def _g_blank(text: str, i: int, anchor: str) -> bool:
+    """``Bearer``/``Basic`` followed by a blank and something that is not a reference or a template."""
+    j = i + len(anchor)
+    return text[j : j + 1] in (" ", "\t") and text[j + 1 : j + 2] in _TOKEN_CHARS
+
+
+def _g_private_key(text: str, i: int, anchor: str) -> bool:
+    return text.find("PRIVATE KEY", i, i + 60) >= 0
+
+
+def _g_userinfo(text: str, i: int, anchor: str) -> bool:
+    """``scheme://`` with an ``@`` before the next blank or slash: there is a userinfo to look at."""
+    at = text.find("@", i + 3, i + 520)
+    if at < 0:
+        return False
+    for stop in (" ", "\n", "/"):
+        j = text.find(stop, i + 3, at)
+        if j >= 0:
+            return False
+    return True
+
+
+def _g_connection_string(text: str, i: int, anchor: str) -> bool:
+    return text.find(";", max(0, i - 256), i + 300) >= 0
+
+
+def _g_http_client(text: str, i: int, anchor: str) -> bool:
+    ls, le = _line_of(text, i)
+    line = text[ls:le]
+    return "curl" in line or "wget" in line or "http" in line or "CURL" in line
+
+
+def _g_hex2(text: str, i: int, anchor: str) -> bool:
+    """``AC``/``SK`` followed by hex digits (not ``ACCESS``, ``TASK``)."""
+    pair = text[i + 2 : i + 4]
+    return len(pair) == 2 and pair[0] in _HEX_ANY and pair[1] in _HEX_ANY
+
+
+def _g_query(text: str, i: int, anchor: str) -> bool:
+    return i > 0 and text[i - 1] in "?&;"
+
+
+_HEX_ANY = frozenset("0123456789abcdefABCDEF")
+_TOKEN_CHARS = frozenset(_ASCII_LETTERS + "0123456789-._~+/")
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -407,20 +489,9 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
     raw_name = text[ns:ke]
     cli = raw_name.startswith("-")
     name = low[ns:ke].lstrip("-.")
-    norm = "".join(c for c in name if c in _ALNUM)
-    if "public" in norm or not norm:
-        return None
-    env_style = raw_name.upper() == raw_name and any(c.isalpha() for c in raw_name)
-    head = low[ns:ks].rstrip("_.-")
     password_like = word in _CONTEXT_WORDS or anchor == "passphrase"
-    if password_like or word == "secret":
-        strong = True
-    elif word == "token":
-        if head.endswith(_WEAK_TOKEN_PREFIXES):
-            return None  # NextToken, page_token, eos_token, ClientRequestToken: not credentials
-        strong = bool(head.lstrip("-.")) or env_style
-    else:  # key
-        strong = head.endswith(_STRONG_KEY_PREFIXES)
+    head = low[ns:ks].rstrip("_.-")
+    weak_key = word == "key" and not head.endswith(_STRONG_KEY_PREFIXES)
 
     # -- separator ---------------------------------------------------------------------------------------
     p = ke
@@ -493,7 +564,9 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
         quoted = False
         after = ve
     value = text[vs:ve]
-    if len(value) < 4 or _is_placeholder(value) or any(ch.isspace() for ch in value):
+    if weak_key and (len(value) < 16 or "/" in value):
+        return None  # "Key": "logs/2026/11/x.json": S3 listings carry thousands of these
+    if len(value) < 4 or " " in value or "\t" in value or _is_placeholder(value):
         return None
     if word == "key" and "key" in value.lower():
         return None  # "S3Key": "my-key-name"
@@ -501,6 +574,20 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
         return None
     if _looks_like_path(value) or "://" in value:
         return None
+
+    # -- the name: how much does it vouch for the value? (after the cheap rejections: this costs more) -----
+    norm = "".join(c for c in name if c in _ALNUM)
+    if "public" in norm or not norm:
+        return None
+    env_style = raw_name.upper() == raw_name and any(c.isalpha() for c in raw_name)
+    if password_like or word == "secret":
+        strong = True
+    elif word == "token":
+        if head.endswith(_WEAK_TOKEN_PREFIXES):
+            return None  # NextToken, page_token, eos_token, ClientRequestToken: not credentials
+        strong = bool(head.lstrip("-.")) or env_style
+    else:  # key
+        strong = not weak_key
     if quoted:
         if not password_like and not _looks_credential(value):
             return None
@@ -551,20 +638,26 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
 _B = r"(?<![A-Za-z0-9_])"  # token start: not in the middle of an identifier
 _BH = r"(?<![A-Za-z0-9_-])"  # ... nor of a dashed word
 _E = r"(?![A-Za-z0-9_])"
+# A PEM body is read line by line (real, ``\n``-escaped or double-escaped newlines; header lines such as
+# ``Proc-Type: 4,ENCRYPTED``; base64 lines), never with an open-ended ``.*?``: each line either continues the
+# block or ends the match, so text full of BEGIN lines costs linear time.  The END line is optional, so a
+# truncated key (``head -5 id_rsa``) is still redacted.
+_NL = r"(?:\r?\n|\\r\\n|\\n|\\\\n)"
+_PEM_END = r"-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_BODY = (
-    r"(?:[\s\S]{0,65536}?-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----"
-    r"|(?:(?:\r?\n|\\r\\n|\\n|\\\\n)[ \t]*(?:[A-Za-z][A-Za-z-]{0,30}: ?[^\r\n\\]{0,160}|[A-Za-z0-9+/=]{1,256})?){0,4096})"
+    r"(?:(?: [A-Za-z0-9+/=]{16,256}){1,512}+ " + _PEM_END
+    + r"|(?:" + _NL + r"[ \t]*(?:[A-Za-z][A-Za-z-]{0,30}: ?[^\r\n\\]{0,160}|[A-Za-z0-9+/=]{1,256}+)?){0,4096}+"
+    + r"(?:" + _NL + r"?[ \t]*" + _PEM_END + r")?)"
 )
 
 RULES: tuple[Rule, ...] = (
     Rule("private-key", ("-----BEGIN ",),
          r"-----BEGIN ((?:[A-Z0-9]{1,20} ){0,3})PRIVATE KEY( BLOCK)?-----" + _PEM_BODY,
-         check=_check_private_key,
+         check=_check_private_key, guard=_g_private_key,
          shape="-----BEGIN [RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP] PRIVATE KEY----- ... -----END ... -----"),
     Rule("ssh-private-key", ("PuTTY-User-Key-File-",),
-         r"PuTTY-User-Key-File-\d{1,2}:(?:[\s\S]{0,32768}?Private-(?:MAC|Hash): ?[0-9a-fA-F]{16,128}"
-         r"|[^\r\n]{0,200}(?:\r?\n[^\r\n]{0,200}){0,6}?\r?\nPrivate-Lines: \d{1,4}(?:\r?\n[A-Za-z0-9+/=]{1,128}){1,400})",
-         shape="PuTTY-User-Key-File-3: ssh-ed25519 ... Private-MAC: <hex>"),
+         r"PuTTY-User-Key-File-\d{1,2}: [^\r\n]{0,100}(?:\r?\n(?:[A-Za-z-]{1,30}: [^\r\n]{0,200}|[A-Za-z0-9+/=]{1,128}+)){1,400}+",
+         check=_check_putty, shape="PuTTY-User-Key-File-3: ssh-ed25519 ... Private-MAC: <hex>"),
     Rule("anthropic-api-key", ("sk-ant-",), _BH + r"sk-ant-[A-Za-z0-9_-]{20,300}",
          shape="sk-ant-api03-<95 base64url chars>"),
     Rule("openai-api-key", ("sk-",),
@@ -605,7 +698,7 @@ RULES: tuple[Rule, ...] = (
     Rule("azure-storage-key", ("accountkey=", "sharedaccesskey="),
          r"(?i:accountkey|sharedaccesskey)=([A-Za-z0-9+/]{20,200}={0,2})", group=1, ci=True, check=_check_azure,
          shape="AccountKey=<88 base64 chars> (connection string)"),
-    Rule("azure-sas-token", ("sig=",), r"(?<=[?&;])sig=([A-Za-z0-9%+/=]{20,256})", group=1,
+    Rule("azure-sas-token", ("sig=",), r"(?<=[?&;])sig=([A-Za-z0-9%+/=]{20,256})", group=1, guard=_g_query,
          shape="...?sv=...&sig=<url-encoded base64>"),
     Rule("slack-token", ("xox", "xapp-"),
          r"(?<![A-Za-z0-9-])(?:xox[abposre]-[A-Za-z0-9-]{10,300}|xoxe\.xox[bp]-[A-Za-z0-9-]{10,300}"
@@ -620,8 +713,9 @@ RULES: tuple[Rule, ...] = (
     Rule("stripe-webhook-secret", ("whsec_",), _B + r"whsec_[A-Za-z0-9+/=]{24,100}", shape="whsec_<32+ chars>"),
     Rule("twilio-auth-token", ("AC",),
          r"(?<![A-Za-z0-9])AC[0-9a-f]{32}(?:[\"']?[ \t]*[:,|;=][ \t]*[\"']?|[ \t]+)([0-9a-f]{32})(?![A-Za-z0-9])",
-         group=1, shape="AC<32 hex> next to <32 hex auth token> (e.g. curl -u AC...:token)"),
-    Rule("twilio-api-key", ("SK",), r"(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])", shape="SK<32 hex>"),
+         group=1, guard=_g_hex2, shape="AC<32 hex> next to <32 hex auth token> (e.g. curl -u AC...:token)"),
+    Rule("twilio-api-key", ("SK",), r"(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])", guard=_g_hex2,
+         shape="SK<32 hex>"),
     Rule("sendgrid-api-key", ("SG.",), r"(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
          shape="SG.<22>.<43>"),
     Rule("npm-token", ("npm_",), _B + r"npm_[A-Za-z0-9]{36}" + _E, shape="npm_<36 alphanumerics>"),
@@ -637,23 +731,24 @@ RULES: tuple[Rule, ...] = (
          shape="shpat_<32 hex>"),
     Rule("url-credential", ("://",),
          r"://([^\s:/?#@'\"\\<>\[\]]{0,256}):([^\s/?#'\"\\<>]{1,256})@", group=2, check=_check_url,
+         guard=_g_userinfo,
          shape="scheme://user:<password>@host (db-credential for postgres/mysql/mongodb/redis/amqp...)"),
     Rule("authorization", ("authorization",),
          r"(?<![A-Za-z])(?i:authorization)\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?(?:([A-Za-z][A-Za-z0-9_-]{0,30})[ \t]+)?"
-         r"([^\s\"'\\,;]{4,4096})", group=2, ci=True, check=_check_authorization,
+         r"([^\s\"'\\,;]{4,4096})", group=2, ci=True, check=_check_authorization, guard=_g_header,
          shape="Authorization: <scheme> <credentials> (bearer / basic-auth / authorization)"),
     Rule("bearer", ("bearer",),
          r"(?<![A-Za-z0-9_])(?i:bearer)[ \t]+([A-Za-z0-9._~+/-]{8,4096}=*)(?![A-Za-z0-9._~+/=-])",
-         group=1, ci=True, check=_check_bearer, shape="Bearer <token>"),
+         group=1, ci=True, check=_check_bearer, guard=_g_blank, shape="Bearer <token>"),
     Rule("basic-auth", ("basic",),
          r"(?<![A-Za-z0-9_])(?i:basic)[ \t]+([A-Za-z0-9+/]{6,4096}={0,2})(?![A-Za-z0-9+/=])",
-         group=1, ci=True, check=_check_basic, shape="Basic <base64 of user:password>"),
+         group=1, ci=True, check=_check_basic, guard=_g_blank, shape="Basic <base64 of user:password>"),
     Rule("basic-auth", ("-u", "--user"),
          r"(?:(?<![A-Za-z0-9_-])-u|(?<![A-Za-z0-9_-])--user)(?:[ \t]*=|[ \t]+|)[\"']?([^\s:'\"`]{1,128}):([^\s'\"`)]{1,256})",
-         group=2, check=_check_cli_user, shape="curl -u user:<password>"),
+         group=2, check=_check_cli_user, guard=_g_http_client, shape="curl -u user:<password>"),
     Rule("connection-string-password", ("passw", "pwd"),
-         r"(?<![A-Za-z0-9_])(?i:password|pwd)[ \t]*=[ \t]*([^;'\"`\r\n]{1,256}?)[ \t]*(?=;|['\"]|\r|\n|$)",
-         group=1, ci=True, check=_check_conn_string, shape="Server=...;User Id=...;Password=<value>;"),
+         r"(?<![A-Za-z0-9_])(?i:password|pwd)[ \t]*=[ \t]*([^;'\"`\r\n]{1,256}+)(?=;|['\"]|\r|\n|$)",
+         group=1, ci=True, check=_check_conn_string, guard=_g_connection_string, shape="Server=...;User Id=...;Password=<value>;"),
     Rule("generic-secret", ("passw", "_pass", "_pwd", "passphrase", "secret", "token", "key"), None, ci=True,
          scan=_scan_assignment,
          shape="NAME=value / NAME: value / \"name\": \"value\" / --name=value, NAME ending in "
@@ -766,7 +861,7 @@ def _dispatch(text: str, low: str, anc: _Anchor, i: int, hits: list[tuple[int, i
             hit = rule.scan(text, low, i, anc.text)
         else:
             start = i - rule.offset
-            if start < 0:
+            if start < 0 or (rule.guard is not None and not rule.guard(text, i, anc.text)):
                 continue
             m = _pattern(prio).match(text, start)
             if m is None:
@@ -805,6 +900,33 @@ def find_secrets(text: str) -> list[tuple[int, int, int, str]]:
                 if s >= 0 and hay.startswith(anc.text, s):
                     _dispatch(text, low, anc, s, hits)
     return hits
+
+
+def secret_spans(text: str) -> list[tuple[int, int, str]]:
+    """The ``(start, end, kind)`` spans that ``redact_text`` replaces, sorted and non-overlapping.
+
+    Overlapping hits are merged into one span named by the highest-priority rule among them (``Bearer
+    <jwt>`` is a ``jwt``); hits inside existing markers are dropped, which makes redaction idempotent.
+    """
+    if len(text) < 6:
+        return []
+    hits = find_secrets(text)
+    if not hits:
+        return []
+    markers = _marker_spans(text)
+    if markers:
+        hits = [h for h in hits if not any(h[0] < me and ms < h[1] for ms, me in markers)]
+    hits.sort()
+    merged: list[list[Any]] = []
+    for start, end, prio, kind in hits:
+        if merged and start < merged[-1][1]:
+            last = merged[-1]
+            last[1] = max(last[1], end)
+            if prio < last[2]:
+                last[2], last[3] = prio, kind
+        else:
+            merged.append([start, end, prio, kind])
+    return [(start, end, kind) for start, end, _prio, kind in merged]
 
 
 def _marker_spans(text: str) -> list[tuple[int, int]]:
@@ -894,34 +1016,17 @@ class Redactor:
         When nothing is found the very same ``text`` object is returned, so ``out is text`` tells the
         caller that nothing changed without comparing strings.
         """
-        if len(text) < 6:
+        spans = secret_spans(text)
+        if not spans:
             return text, 0
-        hits = find_secrets(text)
-        if not hits:
-            return text, 0
-        markers = _marker_spans(text)
-        if markers:
-            hits = [h for h in hits if not any(h[0] < me and ms < h[1] for ms, me in markers)]
-            if not hits:
-                return text, 0
-        hits.sort()
-        merged: list[list[Any]] = []
-        for start, end, prio, kind in hits:
-            if merged and start < merged[-1][1]:
-                last = merged[-1]
-                last[1] = max(last[1], end)
-                if prio < last[2]:
-                    last[2], last[3] = prio, kind
-            else:
-                merged.append([start, end, prio, kind])
         parts: list[str] = []
         pos = 0
-        for start, end, _prio, kind in merged:
+        for start, end, kind in spans:
             parts.append(text[pos:start])
             parts.append(self.marker(kind, text[start:end]))
             pos = end
         parts.append(text[pos:])
-        return "".join(parts), len(merged)
+        return "".join(parts), len(spans)
 
     def redact_json(self, value: object) -> tuple[object, int]:
         """Redact every string in a JSON-like value (dicts, lists, tuples, strings).

@@ -1,7 +1,9 @@
 """Rebuilding the index from the journals alone (``auditlog reindex``).
 
-Session by session, each in its own transaction, so hooks that fire meanwhile only wait
-for one session's rows; a line they add during the rebuild is caught up by the next event.
+The old rows go in one transaction, then the sessions are indexed one by one, each in its
+own transaction, so hooks that fire meanwhile wait only for one session; a session whose
+hook fires during the rebuild is indexed by that hook's catch-up or by the rebuild,
+whichever comes first, from the journal either way.
 """
 
 from __future__ import annotations
@@ -40,25 +42,17 @@ def reindex(home: str, progress: Callable[[int], None] | None = None) -> tuple[i
     conn = index_schema.connect(home, busy_timeout_ms=30000)
     sessions = events = 0
     try:
-        live = set()
+        conn.execute("BEGIN IMMEDIATE")
+        indexer.forget_everything(conn)
+        conn.execute("COMMIT")
         for folder in session_folders(home):
             session = _session_id(folder)
             if session is None:
                 continue
-            live.add(session)
-            conn.execute("BEGIN IMMEDIATE")
-            indexer.forget_session(conn, session)
-            conn.execute("COMMIT")
             events += indexer.catch_up(conn, folder, session)
             sessions += 1
             if progress:
                 progress(os.path.getsize(os.path.join(folder, journal.JOURNAL)))
-        stale = [row[0] for row in conn.execute("SELECT id FROM sessions") if row[0] not in live]
-        if stale:
-            conn.execute("BEGIN IMMEDIATE")
-            for session in stale:
-                indexer.forget_session(conn, session)
-            conn.execute("COMMIT")
         conn.execute("PRAGMA optimize")
     finally:
         conn.close()
