@@ -150,7 +150,8 @@ class Capture:
                 return  # this agent reports what shell commands change: no snapshot needed
             from auditlog import tree_snapshot
 
-            tree = tree_snapshot.snapshot(repo, self.home, os.path.join(folder, file_images.STATE))
+            objects = self._snapshot_objects(folder, obs.state_key)
+            tree = tree_snapshot.snapshot(repo, objects)
             file_images.save_state(folder, "tree", obs.state_key, {"tree": tree, "root": repo.root})
 
     def _after_event(self, obs: Observation, folder: str, repo: object, root: str | None) -> list[PendingChange]:
@@ -161,14 +162,25 @@ class Capture:
         for edit in obs.file_edits:
             pending += self._edit_change(edit, pre_images, root, obs.cwd)
         tree_state = file_images.take_state(folder, "tree", obs.state_key)
+        objects = self._snapshot_objects(folder, obs.state_key)
         if obs.shell_diffs is not None:
             self._mark_shell_reported(folder)
-        if obs.diff_tree and tree_state and repo is not None:
-            pending += self._tree_changes(repo, tree_state["tree"])
-        elif obs.shell_diffs:
-            for diff in obs.shell_diffs:
-                pending += self._shell_change(diff, root, obs.cwd)
+        try:
+            if obs.diff_tree and tree_state and repo is not None:
+                pending += self._tree_changes(repo, tree_state["tree"], objects)
+            elif obs.shell_diffs:
+                for diff in obs.shell_diffs:
+                    pending += self._shell_change(diff, root, obs.cwd)
+        finally:
+            if tree_state:
+                from auditlog import tree_snapshot
+
+                tree_snapshot.discard(objects)
         return pending
+
+    @staticmethod
+    def _snapshot_objects(folder: str, key: str) -> str:
+        return os.path.join(folder, file_images.STATE, f"objects-{key}")
 
     def _mark_shell_reported(self, folder: str) -> None:
         mark = os.path.join(folder, file_images.STATE, SHELL_REPORTED_MARK)
@@ -214,13 +226,12 @@ class Capture:
         patch = make_patch(rel, before, after, old_mode=mode, new_mode=mode)
         return [PendingChange(rel, patch, before, after)] if patch else []
 
-    def _tree_changes(self, repo: object, tree_before: str) -> list[PendingChange]:
+    def _tree_changes(self, repo: object, tree_before: str, objects: str) -> list[PendingChange]:
         from auditlog import tree_snapshot
 
-        scratch = os.path.join(self.home, "git-objects")
-        tree_after = tree_snapshot.snapshot(repo, self.home, scratch)
+        tree_after = tree_snapshot.snapshot(repo, objects)
         pending = []
-        for change in tree_snapshot.diff(repo, self.home, tree_before, tree_after):
+        for change in tree_snapshot.diff(repo, objects, tree_before, tree_after):
             before, after = self._redact_bytes(change.before), self._redact_bytes(change.after)
             patch = make_patch(change.path, before, after, old_mode=change.old_mode, new_mode=change.new_mode)
             if patch:

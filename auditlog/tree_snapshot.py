@@ -1,9 +1,10 @@
 """Snapshots of a git working tree, to see what a shell command changed.
 
 Before the command: ``git add -A`` into a temporary index and ``git write-tree``; after
-it, the same again, and the two trees are compared. New objects go to the store's own
-object directory (the repository's objects are only read, as alternates), so the user's
-repository is never written to.
+it, the same again, and the two trees are compared. New objects go to an object
+directory of the caller's (the repository's objects are only read, as alternates), so
+the user's repository is never written to. That directory holds raw file contents,
+secrets included, so the caller deletes it once the diff is made (:func:`discard`).
 """
 
 from __future__ import annotations
@@ -29,8 +30,7 @@ class TreeChange:
         self.after = after
 
 
-def _env(repo: RepoInfo, home: str, index_file: str | None) -> dict:
-    objects = os.path.join(home, "git-objects")
+def _env(repo: RepoInfo, objects: str, index_file: str | None) -> dict:
     paths.ensure_dir(objects)
     env = dict(os.environ)
     for name in (
@@ -69,10 +69,11 @@ def _git(repo: RepoInfo, env: dict, *args: str, stdin: bytes | None = None) -> b
     return done.stdout
 
 
-def snapshot(repo: RepoInfo, home: str, scratch_dir: str) -> str:
-    """The tree id of the working tree as it is now (tracked and untracked, not ignored)."""
-    paths.ensure_dir(scratch_dir)
-    index_file = os.path.join(scratch_dir, f"index.{os.getpid()}")
+def snapshot(repo: RepoInfo, objects: str) -> str:
+    """The tree id of the working tree as it is now (tracked and untracked, not ignored);
+    new objects are written under ``objects``."""
+    paths.ensure_dir(objects)
+    index_file = os.path.join(objects, f"index.{os.getpid()}")
     real_index = os.path.join(repo.git_dir, "index")
     try:
         if os.path.exists(real_index):
@@ -80,7 +81,7 @@ def snapshot(repo: RepoInfo, home: str, scratch_dir: str) -> str:
             # needs to spot "racily clean" entries (a file changed in the same second as
             # the index was written, same size): with a fresh mtime they would look clean.
             shutil.copy2(real_index, index_file)
-        env = _env(repo, home, index_file)
+        env = _env(repo, objects, index_file)
         _git(repo, env, "add", "-A", "--ignore-errors", ".")
         return _git(repo, env, "write-tree").decode().strip()
     finally:
@@ -89,11 +90,11 @@ def snapshot(repo: RepoInfo, home: str, scratch_dir: str) -> str:
                 os.unlink(leftover)
 
 
-def diff(repo: RepoInfo, home: str, tree_before: str, tree_after: str) -> list[TreeChange]:
+def diff(repo: RepoInfo, objects: str, tree_before: str, tree_after: str) -> list[TreeChange]:
     """Every file that differs between two snapshots, with both images."""
     if tree_before == tree_after:
         return []
-    env = _env(repo, home, None)
+    env = _env(repo, objects, None)
     raw = _git(repo, env, "diff-tree", "-r", "-z", "--no-renames", "--full-index", tree_before, tree_after)
     fields = raw.split(b"\0")
     entries: list[tuple[str, str, str, str, str]] = []
@@ -130,3 +131,8 @@ def _cat_blobs(repo: RepoInfo, env: dict, oids: list[str]) -> dict[str, bytes]:
         contents[oid] = out[header_end + 1 : header_end + 1 + size]
         pos = header_end + 1 + size + 1
     return contents
+
+
+def discard(objects: str) -> None:
+    """Delete a snapshot's objects (raw file contents must not stay in the store)."""
+    shutil.rmtree(objects, ignore_errors=True)

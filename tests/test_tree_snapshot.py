@@ -21,13 +21,14 @@ def test_same_size_change_in_the_index_second_is_seen(tmp_path: Path, store: Pat
     os.utime(repo_path / "config.ini", (past, past))
     os.utime(index, (past, past))  # the index was written in the same second
     repo = find_repo(str(repo_path))
-    tree = tree_snapshot.snapshot(repo, str(store), str(tmp_path / "scratch"))
+    objects = str(tmp_path / "objects")
+    tree = tree_snapshot.snapshot(repo, objects)
     (repo_path / "notes.txt").write_text("note\n")
-    after = tree_snapshot.snapshot(repo, str(store), str(tmp_path / "scratch"))
-    changes = tree_snapshot.diff(repo, str(store), tree, after)
+    after = tree_snapshot.snapshot(repo, objects)
+    changes = tree_snapshot.diff(repo, objects, tree, after)
     assert [(c.path, c.before, c.after) for c in changes] == [("notes.txt", None, b"note\n")]
     head_tree = git(repo_path, "rev-parse", "HEAD^{tree}").strip()
-    changed = {c.path: c.after for c in tree_snapshot.diff(repo, str(store), head_tree, tree)}
+    changed = {c.path: c.after for c in tree_snapshot.diff(repo, objects, head_tree, tree)}
     assert changed == {"config.ini": b"port=8000\n"}
 
 
@@ -36,7 +37,7 @@ def test_snapshots_write_nothing_into_the_repository(tmp_path: Path, store: Path
     (repo_path / "new.txt").write_text("new\n")
     objects_before = git(repo_path, "count-objects", "-v")
     index_before = (repo_path / ".git" / "index").read_bytes()
-    tree_snapshot.snapshot(find_repo(str(repo_path)), str(store), str(tmp_path / "scratch"))
+    tree_snapshot.snapshot(find_repo(str(repo_path)), str(tmp_path / "objects"))
     assert git(repo_path, "count-objects", "-v") == objects_before
     assert (repo_path / ".git" / "index").read_bytes() == index_before
     assert "?? new.txt" in git(repo_path, "status", "--porcelain")
