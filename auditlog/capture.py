@@ -11,13 +11,13 @@ from __future__ import annotations
 import os
 import re
 
-from auditlog import blobs, conversation, file_images, journal, paths
+from auditlog import blobs, checkpoints, conversation, file_images, journal, paths
 from auditlog.digests import sha256_hex
 from auditlog.errors_log import report
 from auditlog.gitrefs import find_repo, relative_to_root
 from auditlog.observation import MISSING, FileEdit, Observation, ShellFileDiff
 from auditlog.patches import Patch, make_patch
-from auditlog.record import RECORD_VERSION, encode_record
+from auditlog.record import RECORD_VERSION, encode_record, line_hash
 
 PATCHES = "patches"
 SHELL_REPORTED_MARK = "shell-diff-reported"
@@ -41,9 +41,10 @@ class PendingChange:
 class Capture:
     """Records observations into the store at ``home`` (one instance per hook call)."""
 
-    def __init__(self, home: str, redactor: object | None = None) -> None:
+    def __init__(self, home: str, redactor: object | None = None, key: bytes | None = None) -> None:
         self.home = home
         self.redactor = redactor
+        self.key = key  # signs checkpoints (auditlog.checkpoints); None: no checkpoints
         self.redactions = 0
         self._redacted: dict[str, tuple[str, int]] = {}  # the same text often arrives twice
 
@@ -119,6 +120,9 @@ class Capture:
                 journal.append_line(fd, line)
             finally:
                 os.close(fd)
+            if self.key is not None and checkpoints.due(seq, obs.kind):
+                checkpoints.write(self.home, self.key, os.path.basename(folder), obs.session_id, seq,
+                                  line_hash(line), received)
             self._after_journal(folder, record, patch_texts, tail.size, line)
         return record
 

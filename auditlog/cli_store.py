@@ -9,7 +9,7 @@ import os
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-from auditlog import paths, reindex, verify
+from auditlog import checkpoints, paths, reindex, verify
 
 console = Console(highlight=False)
 
@@ -33,22 +33,29 @@ def _select(home: str, wanted: list[str]) -> list[str]:
     return chosen
 
 
-def _index_rows(home: str) -> dict[str, dict]:
+def _index_facts(home: str) -> tuple[dict[str, dict], dict[str, dict[int, str]]]:
+    """Per session folder: its index row, and the line hashes the index recorded."""
     from auditlog.query import Store
 
     with Store(home) as store:
-        return {
-            r["folder"]: r for r in store.db.query("SELECT id, folder, events, chain_head, indexed_bytes FROM sessions")
-        }
+        rows = {r["folder"]: r for r in store.db.query(
+            "SELECT id, folder, events, chain_head, indexed_bytes FROM sessions")}
+        hashes: dict[str, dict[int, str]] = {}
+        by_id = {r["id"]: folder for folder, r in rows.items()}
+        for r in store.db.query("SELECT session, seq, hash FROM events"):
+            hashes.setdefault(by_id.get(r["session"], ""), {})[r["seq"]] = r["hash"]
+    return rows, hashes
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     home = paths.store_home()
     results = []
     broken = False
-    indexed = _index_rows(home)
+    indexed, index_hashes = _index_facts(home)
     for folder in _select(home, args.sessions):
-        problems, count, head = verify.verify_session(folder)
+        name = os.path.basename(folder)
+        problems, count, head = verify.verify_session(
+            folder, checkpoints=checkpoints.read(home, name), index_hashes=index_hashes.get(name))
         problems += verify.index_agreement(folder, indexed.get(os.path.basename(folder)), count, head)
         fatal = [p for p in problems if not p.warning]
         broken = broken or bool(fatal)

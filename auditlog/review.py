@@ -4,8 +4,10 @@ ended, the net diff folded away, and how to verify the trail."""
 
 from __future__ import annotations
 
+import json
 import re
 
+from auditlog import checkpoints
 from auditlog.dates import local_display
 from auditlog.models import SessionSummary
 from auditlog.query import Store
@@ -141,12 +143,11 @@ def session_review(store: Store, session: SessionSummary, *, heading_level: int 
             "</details>",
             "",
         ]
-    lines += [
-        f"{h}# Audit trail",
-        "",
-        f"Chain head after event {session.events}: `{session.chain_head}`",
-        "",
-        f"Verify with: `auditlog verify {session.id}`",
-        "",
-    ]
+    lines += [f"{h}# Audit trail", "", f"Chain head after event {session.events}: `{session.chain_head}`", ""]
+    checkpoint = checkpoints.latest(store.home, session.folder)
+    if checkpoint:
+        lines += ["Latest signed checkpoint:", "", "```json",
+                  json.dumps({k: checkpoint[k] for k in ("session", "seq", "chain_head", "count", "ts", "hmac")}),
+                  "```", ""]
+    lines += [f"Verify with: `auditlog verify {session.id}`", ""]
     return "\n".join(lines)

@@ -38,18 +38,64 @@ def _blob_refs(value: object, found: list[str]) -> None:
             _blob_refs(v, found)
 
 
-def verify_session(folder: str) -> tuple[list[Problem], int, str]:
-    """Problems found (the first per kind), the number of records, and the chain head."""
+def _check_files(folder: str, record: dict, seq: int, problems: list[Problem]) -> None:
+    """The patches and blobs a record names must hold what their recorded hashes say."""
+    for change in record.get("changes") or []:
+        patch_path = os.path.join(folder, change.get("patch", ""))
+        try:
+            with open(patch_path, "rb") as pf:
+                digest = sha256_hex(pf.read())
+        except OSError:
+            problems.append(Problem(patch_path, None, f"patch named by seq {seq} is missing"))
+            continue
+        if digest != change.get("patch_sha256"):
+            problems.append(Problem(patch_path, None, f"patch differs from the one recorded at seq {seq}"))
+    refs: list[str] = [c[k] for c in record.get("changes") or [] for k in ("pre_blob", "post_blob") if c.get(k)]
+    _blob_refs(record.get("payload"), refs)
+    for digest in refs:
+        blob = os.path.join(folder, "blobs", digest)
+        try:
+            actual = sha256_hex(blobs.read_blob(folder, digest))
+        except (OSError, ValueError):
+            problems.append(Problem(blob, None, f"blob named by seq {seq} is missing"))
+            continue
+        if actual != digest:
+            problems.append(Problem(blob, None, f"blob named by seq {seq} does not match its hash"))
+
+
+def _check_checkpoints(path: str, hashes: list[str], checkpoints: list[dict], problems: list[Problem]) -> None:
+    for checkpoint in checkpoints:
+        if not checkpoint.get("valid"):
+            problems.append(Problem(path, None, "a checkpoint's signature does not verify (forged or edited)"))
+            continue
+        seq = checkpoint["seq"]
+        if seq > len(hashes):
+            problems.append(Problem(path, len(hashes), f"the journal ends at seq {len(hashes)} but a signed checkpoint "
+                                    f"vouches for seq {seq}: lines were cut off the end"))
+        elif hashes[seq - 1] != checkpoint["chain_head"]:
+            problems.append(Problem(path, seq, "line differs from the one a signed checkpoint vouches for"))
+
+
+def verify_session(folder: str, *, checkpoints: list[dict] | None = None,
+                   index_hashes: dict[int, str] | None = None) -> tuple[list[Problem], int, str]:
+    """Problems found (the first break of the chain, and every bad file, checkpoint or
+    line the index remembers otherwise), the number of records, and the chain head.
+
+    The chain shows an edited, removed, inserted or reordered line anywhere but in the
+    last line; the index's line hashes and the signed checkpoints cover the last line
+    and a cut-off tail.
+    """
     path = os.path.join(folder, journal.JOURNAL)
     problems: list[Problem] = []
-    prev, expected_seq, count = GENESIS, 1, 0
+    prev, hashes = GENESIS, []
     with open(path, "rb") as f:
         data = f.read()
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     elif lines:
-        problems.append(Problem(path, len(lines), "last line is torn (no newline at the end)"))
+        problems.append(Problem(path, len(lines), "last line is torn (an interrupted write; the session's next "
+                                "event moves it aside)", warning=True))
         lines.pop()
     for number, line in enumerate(lines, start=1):
         try:
@@ -60,54 +106,27 @@ def verify_session(folder: str) -> tuple[list[Problem], int, str]:
         if not isinstance(record, dict):
             problems.append(Problem(path, number, "not a JSON object"))
             break
-        if record.get("seq") != expected_seq:
-            problems.append(Problem(path, number, f"seq is {record.get('seq')!r}, expected {expected_seq}"))
+        if record.get("seq") != number:
+            problems.append(Problem(path, number, f"seq is {record.get('seq')!r}, expected {number}"))
             break
         if record.get("prev") != prev:
-            problems.append(
-                Problem(
-                    path,
-                    number,
-                    "prev does not match the hash of the line before "
-                    "(a line was edited, removed, inserted or reordered)",
-                )
-            )
+            problems.append(Problem(path, number, "prev does not match the hash of the line before "
+                                    "(a line was edited, removed, inserted or reordered)"))
             break
-        for change in record.get("changes") or []:
-            patch_path = os.path.join(folder, change.get("patch", ""))
-            try:
-                with open(patch_path, "rb") as pf:
-                    digest = sha256_hex(pf.read())
-            except OSError:
-                problems.append(Problem(patch_path, None, f"patch named by seq {expected_seq} is missing"))
-                continue
-            if digest != change.get("patch_sha256"):
-                problems.append(Problem(patch_path, None, f"patch differs from the one recorded at seq {expected_seq}"))
-        refs: list[str] = [c[k] for c in record.get("changes") or [] for k in ("pre_blob", "post_blob") if c.get(k)]
-        _blob_refs(record.get("payload"), refs)
-        for digest in refs:
-            try:
-                actual = sha256_hex(blobs.read_blob(folder, digest))
-            except (OSError, ValueError):
-                problems.append(
-                    Problem(os.path.join(folder, "blobs", digest), None, f"blob named by seq {expected_seq} is missing")
-                )
-                continue
-            if actual != digest:
-                problems.append(
-                    Problem(os.path.join(folder, "blobs", digest), None, "blob content does not match its hash")
-                )
+        _check_files(folder, record, number, problems)
         prev = line_hash(line)
-        expected_seq += 1
-        count += 1
+        hashes.append(prev)
+    if index_hashes:
+        for seq, digest in sorted(index_hashes.items()):
+            if seq <= len(hashes) and hashes[seq - 1] != digest:
+                problems.append(Problem(path, seq, "line differs from the one the index recorded when it was written"))
+                break
+    _check_checkpoints(path, hashes, checkpoints or [], problems)
     torn = os.path.join(folder, journal.TORN)
     if os.path.exists(torn):
-        problems.append(
-            Problem(
-                torn, None, "holds the torn tail of an interrupted write (moved aside; chain continues)", warning=True
-            )
-        )
-    return problems, count, prev
+        problems.append(Problem(torn, None, "holds the torn tail of an interrupted write (moved aside; the chain "
+                                "continues)", warning=True))
+    return problems, len(hashes), prev
 
 
 def index_agreement(folder: str, row: dict | None, count: int, head: str) -> list[Problem]:

@@ -54,11 +54,11 @@ def _quarantine(home: str, raw: bytes, why: str) -> None:
     paths.write_private_file(os.path.join(folder, name), f"# {why}\n".encode() + data)
 
 
-def _redactor(home: str):
+def _redactor(home: str, key: bytes | None = None):
     from auditlog import store_key
     from auditlog.redaction import Redactor
 
-    return Redactor(store_key.load_or_create(home))
+    return Redactor(key or store_key.load_or_create(home))
 
 
 class Outcome:
@@ -104,10 +104,12 @@ def run(argv: list[str], stdin_fd: int = 0, outcome: Outcome | None = None) -> N
         ensure_dir(home)
         _quarantine(home, raw, "no session id")
         raise ValueError(f"{obs.event} payload has no session id (kept in rejected/)")
+    from auditlog import store_key
     from auditlog.capture import Capture
 
     ensure_dir(home)
-    Capture(home, _redactor(home)).record(obs, received)
+    key = store_key.load_or_create(home)
+    Capture(home, _redactor(home, key), key).record(obs, received)
 
 
 # Event names only Gemini CLI uses; SessionStart, SessionEnd and Notification it shares
@@ -132,14 +134,14 @@ def detect_agent(payload: dict) -> str:
     return "claude"
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, stdin_fd: int = 0) -> int:
     argv = sys.argv[1:] if argv is None else argv
     os.umask(0o077)
     real_stdout = sys.stdout
     sys.stdout = sys.stderr  # nothing we do may ever reach the agent's stdout
     outcome = Outcome()
     try:
-        run(argv, outcome=outcome)
+        run(argv, stdin_fd, outcome=outcome)
     except BaseException as exc:
         if isinstance(exc, SystemExit | KeyboardInterrupt) and not str(exc):
             return 0
