@@ -109,7 +109,7 @@ class Capture:
                     "files": [c["path"] for c in changes],
                     "patches": [c["patch"] for c in changes],
                     "changes": changes,
-                    "summary": self._summary(obs, changes),
+                    "summary": self._redacted_summary(obs, changes),
                     "failed": True if obs.failed else None,
                     "context": context,
                     "redactions": self.redactions or None,
@@ -277,13 +277,19 @@ class Capture:
             texts[rel] = item.patch.text
         return changes, texts
 
+    def _redacted_summary(self, obs: Observation, changes: list[dict]) -> str:
+        """The summary is built from the raw payload (a prompt's first line, a command),
+        so it is redacted like the payload."""
+        summary = self._summary(obs, changes)
+        return self._redact_text(summary)[0] if self.redactor is not None else summary
+
     @staticmethod
     def _summary(obs: Observation, changes: list[dict]) -> str:
         if not changes:
             return obs.summary
         added = sum(c["added"] for c in changes)
         removed = sum(c["removed"] for c in changes)
-        if obs.tool in ("Bash", "PowerShell") or len(changes) > 1:
+        if obs.diff_tree or obs.shell_diffs is not None or len(changes) > 1:  # a shell command: name the files
             names = ", ".join(c["path"] for c in changes[:3]) + (
                 f" and {len(changes) - 3} more" if len(changes) > 3 else ""
             )

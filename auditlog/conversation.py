@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from auditlog import paths
+from auditlog.record import assistant_text
 
 CONVERSATION = "conversation.md"
 MAX_DIFF_LINES = 120
@@ -110,12 +111,12 @@ def render(record: dict, patch_texts: dict[str, str]) -> str:
     if kind == "assistant":
         if event == "StopFailure":
             return f"\n**{ICON_FAILED} Turn failed:** {record.get('summary', '')}\n"
-        message = _text(payload.get("last_assistant_message"))
+        message = _text(assistant_text(payload))
         return f"\n**Assistant** {who}({time_of_day}):\n\n{message}\n\n" if message else ""
     if kind == "subagent_start":
         return f"- ⤷ Subagent {_code(record.get('subagent') or '?')} started\n"
     if kind == "subagent_stop":
-        message = _text(payload.get("last_assistant_message"))
+        message = _text(assistant_text(payload))
         return f"- ⤶ Subagent {_code(record.get('subagent') or '?')} finished" + (
             f":\n\n{_quote(message)}\n" if message else "\n"
         )

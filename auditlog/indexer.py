@@ -13,7 +13,7 @@ import os
 import sqlite3
 
 from auditlog import journal
-from auditlog.record import decode_record, line_hash
+from auditlog.record import assistant_text, decode_record, line_hash
 
 SEARCH_FIELDS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description")
 MAX_SEARCH_TEXT = 64 * 1024
@@ -48,7 +48,7 @@ def search_text(record: dict) -> str:
     if kind == "prompt":
         parts = [_s(payload.get("prompt")) or parts[0]]
     elif kind in ("assistant", "subagent_stop"):
-        parts.append(_s(payload.get("last_assistant_message")))
+        parts.append(_s(assistant_text(payload)))
     elif kind in ("tool_call", "tool_error", "permission"):
         tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
         parts += [_s(tool_input.get(f)) for f in SEARCH_FIELDS]

@@ -88,3 +88,15 @@ def line_hash(line: bytes) -> str:
 
 def decode_record(line: bytes) -> dict:
     return json.loads(line)
+
+
+ASSISTANT_TEXT_FIELDS = ("last_assistant_message", "prompt_response", "text", "response")
+
+
+def assistant_text(payload: object) -> object:
+    """The assistant's words in an assistant or subagent-stop payload, whichever agent
+    sent it (Claude Code and Codex: ``last_assistant_message``; Gemini CLI:
+    ``prompt_response``; Cursor: ``text``). May be a blob reference; ``None`` if absent."""
+    if not isinstance(payload, dict):
+        return None
+    return next((payload[f] for f in ASSISTANT_TEXT_FIELDS if payload.get(f)), None)

@@ -8,13 +8,16 @@ table would alone cost several milliseconds, more than the whole budget.  So:
 
 * Nothing is compiled at import time: the rule table holds pattern *sources*.
 * Every rule names literal *anchors* (``"ghp_"``, ``"://"``, ``"password"`` ...).  ``str.find`` (C speed,
-  no regex) looks for them; a rule's pattern is compiled the first time one of its anchors occurs, and is
-  then matched *at* each occurrence (``pattern.match(text, pos)``) instead of being scanned over the whole
-  text.  A text with no anchor costs a few dozen ``find`` calls and nothing else.
+  no regex) looks for them; a cheap *guard* then checks the context (``Authorization`` followed by ``:``,
+  ``-----BEGIN`` by ``PRIVATE KEY`` ...); only then is the rule's pattern compiled (once) and matched *at*
+  the occurrence (``pattern.match(text, pos)``), never scanned over the whole text.  A text without
+  anchors costs a few dozen ``find`` calls; ordinary source code compiles nothing.
 * The generic ``NAME=value`` rule, whose anchors (``key``, ``token`` ...) occur in almost every source file,
-  is a hand-written parser, so ordinary code never pays for compiling it.
+  is a hand-written parser.
+* Texts over 64 KiB find their anchors with a few compiled regexes instead (see ``_build_groups``).
 * ``hmac``/``hashlib`` (which load OpenSSL) are imported only when a secret is actually found.
-* All quantifiers are bounded and no pattern nests ambiguous repetitions, so the cost is linear.
+* All quantifiers are bounded, key bodies are read line by line with possessive repetitions, and context
+  checks read at most a few hundred characters, so the cost stays linear even on hostile input.
 
 A secret is replaced by ``[REDACTED:<kind>:<fp>]`` where ``<fp>`` is the first 12 hex characters of
 HMAC-SHA256(store key, secret): equal secrets give equal markers, so a leak can be followed across events
@@ -98,23 +101,27 @@ class Rule:
 # Value heuristics shared by the contextual rules.
 # --------------------------------------------------------------------------------------------------------
 
-_PLACEHOLDER_WORDS = frozenset(
-    """changeme change_me change-me changeit password passwd pass pwd secret secrets token key apikey api_key
-    api-key none null nil undefined true false yes no on off redacted hidden masked todo tbd fixme required
-    optional str string bytes int integer float number bool boolean any object unknown default empty value
-    dummy fake test testing foo bar baz qux xxx secretstr secretbytes secret_key access_token token_here
-    n/a na env environ bearer basic auth user username admin root""".split()
-)
+_PLACEHOLDER_WORDS = frozenset({
+    "changeme", "change_me", "change-me", "changeit", "password", "passwd", "pass", "pwd", "secret", "secrets",
+    "token", "key", "apikey", "api_key", "api-key", "none", "null", "nil", "undefined", "true", "false", "yes",
+    "no", "on", "off", "redacted", "hidden", "masked", "todo", "tbd", "fixme", "required", "optional", "str",
+    "string", "bytes", "int", "integer", "float", "number", "bool", "boolean", "any", "object", "unknown",
+    "default", "empty", "value", "dummy", "fake", "test", "testing", "foo", "bar", "baz", "qux", "xxx",
+    "secretstr", "secretbytes", "secret_key", "access_token", "token_here", "n/a", "na", "env", "environ",
+    "bearer", "basic", "auth", "user", "username", "admin", "root",
+})  # fmt: skip
 _PLACEHOLDER_PARTS = (
     "example", "placeholder", "changeme", "xxxx", "redacted", "...", "***", "{{", "password", "passwd", "secret",
     "token",
 )  # fmt: skip
 #: Words that say "type annotation", not "value" (``password: str``).
-_TYPE_WORDS = frozenset("str string bytes int float bool boolean number any object optional secretstr".split())
+_TYPE_WORDS = frozenset({
+    "str", "string", "bytes", "int", "float", "bool", "boolean", "number", "any", "object", "optional", "secretstr",
+})  # fmt: skip
 #: A value starting with one of these is a reference, template, mask or expression, not a literal.
 _REF_START = frozenset("$%{<[(*&@`#!|")
-#: Where an unquoted value ends.
-_UNQUOTED_STOP = " \t\r\n\"'`,;&)}]([<>|\\"
+#: Where an unquoted value ends (``&`` too, but only in a URL query: elsewhere it may belong to a password).
+_UNQUOTED_STOP = " \t\r\n\"'`,;)}]([<>|\\"
 _NAME_CHARS = frozenset(_ASCII_LETTERS + "0123456789_.-")
 _KEY_END = frozenset("\"'=: \t\\]")
 
@@ -132,7 +139,7 @@ def _is_placeholder(value: str) -> bool:
     # placeholder or a constant, not a credential; so is an ARN.
     if v.startswith("arn:"):
         return True
-    for part in _PLACEHOLDER_PARTS:  # a plain loop: cheaper than any() over a generator on this hot path
+    for part in _PLACEHOLDER_PARTS:  # noqa: SIM110 - a plain loop is cheaper than any(<genexpr>) here
         if part in v:
             return True
     return False
@@ -244,10 +251,10 @@ def _check_url(text: str, m: re.Match[str]) -> Hit | None:
     return pw_start, pw_end, kind
 
 
-_DB_SCHEMES = frozenset(
-    """postgres postgresql mysql mariadb mongodb redis rediss amqp amqps mssql sqlserver oracle cockroachdb
-    clickhouse cassandra couchdb neo4j memcached""".split()
-)
+_DB_SCHEMES = frozenset({
+    "postgres", "postgresql", "mysql", "mariadb", "mongodb", "redis", "rediss", "amqp", "amqps", "mssql",
+    "sqlserver", "oracle", "cockroachdb", "clickhouse", "cassandra", "couchdb", "neo4j", "memcached",
+})  # fmt: skip
 
 
 def _check_authorization(text: str, m: re.Match[str]) -> Hit | None:
@@ -257,7 +264,7 @@ def _check_authorization(text: str, m: re.Match[str]) -> Hit | None:
     if scheme in ("digest", "negotiate") or scheme.startswith("aws4-") or _is_placeholder(creds):
         return None
     lead = text[m.start() + 13 : m.start(1) if m.group(1) else m.start(2)]
-    if ":" not in lead and "\"" not in lead and "'" not in lead:
+    if ":" not in lead and '"' not in lead and "'" not in lead:
         return None  # `authorization = request.headers[...]`: code, not a header
     if any(c in creds for c in "()[]{}<>") or (not scheme and _is_identifier_path(creds)):
         return None
@@ -290,7 +297,7 @@ def _check_basic(text: str, m: re.Match[str]) -> Hit | None:
         decoded = binascii.a2b_base64(value).decode("utf-8")
     except (binascii.Error, ValueError):
         return None
-    user, sep, password = decoded.partition(":")
+    _user, sep, password = decoded.partition(":")
     if not sep or not password or not decoded.isprintable():
         return None
     start, end = m.span(1)
@@ -366,9 +373,29 @@ def _g_header(text: str, i: int, anchor: str) -> bool:
 
 
 def _g_blank(text: str, i: int, anchor: str) -> bool:
-    """``Bearer``/``Basic`` followed by a blank and something that is not a reference or a template."""
+    """``Bearer``/``Basic`` followed by a blank and a token-like word: at least 8 characters with a digit
+    (or 32 without), which rules out prose ("bearer tokens", "basic usage") and templates (``Bearer $T``)."""
     j = i + len(anchor)
-    return text[j : j + 1] in (" ", "\t") and text[j + 1 : j + 2] in _TOKEN_CHARS
+    if text[j : j + 1] not in (" ", "\t") or text[j + 1 : j + 2] not in _TOKEN_CHARS:
+        return False
+    word = text[j + 1 : j + 80].split(None, 1)[0]
+    if len(word) < 8:
+        return False
+    if len(word) >= 32:
+        return True
+    for c in word:  # noqa: SIM110 - a plain loop is cheaper than any(<genexpr>) here
+        if c.isdigit():
+            return True
+    return False
+
+
+def _g_basic(text: str, i: int, anchor: str) -> bool:
+    """``Basic`` followed by a blank and a word that could be base64 (length a multiple of 4)."""
+    j = i + len(anchor)
+    if text[j : j + 1] not in (" ", "\t") or text[j + 1 : j + 2] not in _TOKEN_CHARS:
+        return False
+    word = text[j + 1 : j + 80].split(None, 1)[0].rstrip("\"',;)")
+    return len(word) >= 8 and len(word) % 4 == 0
 
 
 def _g_private_key(text: str, i: int, anchor: str) -> bool:
@@ -431,11 +458,11 @@ _WEAK_TOKEN_PREFIXES = (
     "next", "page", "continuation", "pagination", "cancellation", "cancel", "sync", "resume", "start", "end",
     "eos", "bos", "pad", "unk", "sep", "cls", "mask", "special", "max", "min", "num", "total", "input",
     "output", "first", "last", "prev", "current", "cur", "stop", "split", "lexer", "parser", "word", "sub",
-    "vocab", "bpe", "delimiter", "separator", "cursor", "marker", "starting", "continuation", "change", "update",
-    "action", "unit", "request", "idempotency", "sync", "state",
+    "vocab", "bpe", "delimiter", "separator", "cursor", "marker", "starting", "change", "update", "action",
+    "unit", "request", "idempotency", "state",
 )  # fmt: skip
 _LINE_PREFIXES = frozenset(("", "export", "-", "set", "env", "readonly", "declare -x", "local", "setenv"))
-_CONTEXT_WORDS = frozenset("password passwd passphrase pass pwd".split())
+_CONTEXT_WORDS = frozenset({"password", "passwd", "passphrase", "pass", "pwd"})
 
 
 def _assignment_kind(name_norm: str, password_like: bool) -> str:
@@ -476,7 +503,7 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
         if not (camel or caps or any(low.endswith(g, 0, ks) for g in _GLUE)):
             return None
     ns = ks
-    floor = max(0, ks - 80)
+    floor = ks - 80 if ks > 80 else 0
     while ns > floor and text[ns - 1] in _NAME_CHARS:
         ns -= 1
     before = text[ns - 1] if ns > 0 else "\n"
@@ -556,7 +583,7 @@ def _scan_assignment(text: str, low: str, i: int, anchor: str) -> Hit | None:
         vs = p
         seg = text[p : p + 512]
         cut = len(seg)
-        for ch in _UNQUOTED_STOP:  # a few C-speed finds beat a Python loop over the characters
+        for ch in _UNQUOTED_STOP + "&" if before in "?&" else _UNQUOTED_STOP:  # C-speed finds, not a loop
             j = seg.find(ch, 0, cut)
             if j >= 0:
                 cut = j
@@ -645,9 +672,16 @@ _E = r"(?![A-Za-z0-9_])"
 _NL = r"(?:\r?\n|\\r\\n|\\n|\\\\n)"
 _PEM_END = r"-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_BODY = (
-    r"(?:(?: [A-Za-z0-9+/=]{16,256}){1,512}+ " + _PEM_END
-    + r"|(?:" + _NL + r"[ \t]*(?:[A-Za-z][A-Za-z-]{0,30}: ?[^\r\n\\]{0,160}|[A-Za-z0-9+/=]{1,256}+)?){0,4096}+"
-    + r"(?:" + _NL + r"?[ \t]*" + _PEM_END + r")?)"
+    r"(?:(?: [A-Za-z0-9+/=]{16,256}){1,512}+ "
+    + _PEM_END
+    + r"|(?:"
+    + _NL
+    + r"[ \t]*(?:[A-Za-z][A-Za-z-]{0,30}: ?[^\r\n\\]{0,160}|[A-Za-z0-9+/=]{1,256}+)?){0,4096}+"
+    + r"(?:"
+    + _NL
+    + r"?[ \t]*"
+    + _PEM_END
+    + r")?)"
 )
 
 RULES: tuple[Rule, ...] = (
@@ -656,7 +690,8 @@ RULES: tuple[Rule, ...] = (
          check=_check_private_key, guard=_g_private_key,
          shape="-----BEGIN [RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP] PRIVATE KEY----- ... -----END ... -----"),
     Rule("ssh-private-key", ("PuTTY-User-Key-File-",),
-         r"PuTTY-User-Key-File-\d{1,2}: [^\r\n]{0,100}(?:\r?\n(?:[A-Za-z-]{1,30}: [^\r\n]{0,200}|[A-Za-z0-9+/=]{1,128}+)){1,400}+",
+         r"PuTTY-User-Key-File-\d{1,2}: [^\r\n]{0,100}"
+         r"(?:\r?\n(?:[A-Za-z-]{1,30}: [^\r\n]{0,200}|[A-Za-z0-9+/=]{1,128}+)){1,400}+",
          check=_check_putty, shape="PuTTY-User-Key-File-3: ssh-ed25519 ... Private-MAC: <hex>"),
     Rule("anthropic-api-key", ("sk-ant-",), _BH + r"sk-ant-[A-Za-z0-9_-]{20,300}",
          shape="sk-ant-api03-<95 base64url chars>"),
@@ -723,7 +758,8 @@ RULES: tuple[Rule, ...] = (
          shape="pypi-AgEIcHlwaS5vcmc<macaroon>"),
     Rule("huggingface-token", ("hf_", "api_org_"), _B + r"(?:hf_|api_org_)[A-Za-z0-9]{30,40}" + _E,
          shape="hf_<34 alphanumerics>"),
-    Rule("jwt", ("eyJ",), r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,65536}\.[A-Za-z0-9_-]{0,8192}",
+    Rule("jwt", ("eyJ",),
+         r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,65536}\.[A-Za-z0-9_-]{0,8192}",
          shape="eyJ<header>.eyJ<payload>.<signature>"),
     Rule("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"), _B + r"do[opr]_v1_[a-f0-9]{64}" + _E,
          shape="dop_v1_<64 hex>"),
@@ -742,13 +778,15 @@ RULES: tuple[Rule, ...] = (
          group=1, ci=True, check=_check_bearer, guard=_g_blank, shape="Bearer <token>"),
     Rule("basic-auth", ("basic",),
          r"(?<![A-Za-z0-9_])(?i:basic)[ \t]+([A-Za-z0-9+/]{6,4096}={0,2})(?![A-Za-z0-9+/=])",
-         group=1, ci=True, check=_check_basic, guard=_g_blank, shape="Basic <base64 of user:password>"),
+         group=1, ci=True, check=_check_basic, guard=_g_basic, shape="Basic <base64 of user:password>"),
     Rule("basic-auth", ("-u", "--user"),
-         r"(?:(?<![A-Za-z0-9_-])-u|(?<![A-Za-z0-9_-])--user)(?:[ \t]*=|[ \t]+|)[\"']?([^\s:'\"`]{1,128}):([^\s'\"`)]{1,256})",
+         r"(?:(?<![A-Za-z0-9_-])-u|(?<![A-Za-z0-9_-])--user)(?:[ \t]*=|[ \t]+|)[\"']?"
+         r"([^\s:'\"`]{1,128}):([^\s'\"`)]{1,256})",
          group=2, check=_check_cli_user, guard=_g_http_client, shape="curl -u user:<password>"),
-    Rule("connection-string-password", ("passw", "pwd"),
+    Rule("connection-string-password", ("password=", "password =", "pwd=", "pwd ="),
          r"(?<![A-Za-z0-9_])(?i:password|pwd)[ \t]*=[ \t]*([^;'\"`\r\n]{1,256}+)(?=;|['\"]|\r|\n|$)",
-         group=1, ci=True, check=_check_conn_string, guard=_g_connection_string, shape="Server=...;User Id=...;Password=<value>;"),
+         group=1, ci=True, check=_check_conn_string, guard=_g_connection_string,
+         shape="Server=...;User Id=...;Password=<value>;"),
     Rule("generic-secret", ("passw", "_pass", "_pwd", "passphrase", "secret", "token", "key"), None, ci=True,
          scan=_scan_assignment,
          shape="NAME=value / NAME: value / \"name\": \"value\" / --name=value, NAME ending in "
@@ -767,12 +805,17 @@ KINDS: frozenset[str] = frozenset(
 class _Anchor:
     """One literal looked up in the text (or its lower-cased copy) and the rules that start at it."""
 
-    __slots__ = ("ci", "entries", "text")
+    __slots__ = ("ci", "end", "entries", "follow", "text")
 
     def __init__(self, text: str, ci: bool, entries: tuple[tuple[int, Rule], ...]) -> None:
         self.text = text
         self.ci = ci
         self.entries = entries  # (priority, rule) of every rule behind this anchor
+        self.end = len(text)
+        # When only the assignment rule starts here (``key``, ``token``...), the next character must end a
+        # name (``=``, ``:``, a quote, a blank); checking it inline saves a call for ``keys``, ``token_id``.
+        only_names = all(rule.scan is _scan_assignment for _, rule in entries) and text != "passw"
+        self.follow = _KEY_END if only_names else None
 
 
 #: Shorter literals shared by several anchors: on small texts one ``find`` pass per base, and each hit is
@@ -807,9 +850,7 @@ _INDEX, _SMALL_GROUPS = _build_index()
 #: Characters from rarest to most common in source code and prose (rough).  On large texts each anchor is
 #: searched from its rarest character, because a regex whose first op is one literal character is scanned
 #: by a tight C loop, about twice as fast as ``str.find`` of a short needle.
-_RARITY = (
-    "QZJXqjzVKYWUHGBOFxLMNRDIPCTSAE|~^`<>{}!?;@#$%&*+9876543210kvwybgfmpucdlhrsnioate()[]\"'/:,=_-. \t\n"
-)
+_RARITY = "QZJXqjzVKYWUHGBOFxLMNRDIPCTSAE|~^`<>{}!?;@#$%&*+9876543210kvwybgfmpucdlhrsnioate()[]\"'/:,=_-. \t\n"
 
 
 def _build_groups() -> tuple[tuple[bool, str, tuple[tuple[_Anchor, int], ...]], ...]:
@@ -883,7 +924,11 @@ def find_secrets(text: str) -> list[tuple[int, int, int, str]]:
             while i >= 0:
                 for anc, k in members:
                     s = i - k
-                    if s >= 0 and hay.startswith(anc.text, s):
+                    if (
+                        s >= 0
+                        and hay.startswith(anc.text, s)
+                        and (anc.follow is None or hay[s + anc.end : s + anc.end + 1] in anc.follow)
+                    ):
                         _dispatch(text, low, anc, s, hits)
                 i = hay.find(base, i + 1)
         return hits
@@ -897,7 +942,11 @@ def find_secrets(text: str) -> list[tuple[int, int, int, str]]:
             p = m.start()
             for anc, k in members:
                 s = p - k
-                if s >= 0 and hay.startswith(anc.text, s):
+                if (
+                    s >= 0
+                    and hay.startswith(anc.text, s)
+                    and (anc.follow is None or hay[s + anc.end : s + anc.end + 1] in anc.follow)
+                ):
                     _dispatch(text, low, anc, s, hits)
     return hits
 
@@ -946,9 +995,7 @@ def is_marker(value: str) -> bool:
     if not (value.startswith(MARKER_PREFIX) and value.endswith("]")):
         return False
     kind, sep, fp = value[len(MARKER_PREFIX) : -1].partition(":")
-    return bool(
-        sep and kind and len(fp) == FINGERPRINT_CHARS and set(fp) <= _HEX and set(kind) <= _KIND_CHARS
-    )
+    return bool(sep and kind and len(fp) == FINGERPRINT_CHARS and set(fp) <= _HEX and set(kind) <= _KIND_CHARS)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -1081,7 +1128,11 @@ def _main(argv: list[str]) -> int:
     """``python -m auditlog.redaction FILE...``: print each file redacted with a throwaway key (for humans)."""
     red = Redactor(b"auditlog-redaction-cli")
     for path in argv or ["-"]:
-        data = sys.stdin.read() if path == "-" else open(path, encoding="utf-8", errors="surrogateescape").read()
+        if path == "-":
+            data = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                data = f.read()
         out, n = red.redact_text(data)
         sys.stdout.write(out)
         sys.stderr.write(f"{path}: {n} redaction(s)\n")

@@ -38,19 +38,11 @@ def settings_path(scope: str, directory: str | None) -> str:
     return os.path.join(os.path.abspath(directory or os.getcwd()), ".claude", "settings.json")
 
 
-def registered_events(path: str) -> list[str]:
-    """The events for which an auditlog hook is registered in the settings at ``path``."""
-    return HOOKS.registered_events(path)
+registered_events = HOOKS.registered_events
 
 
 def install_notes() -> list[str]:
     return [f"Hook command: {hook_command('claude')}"]
 
 
-def install(scope: str = "project", directory: str | None = None) -> tuple[str, str | None, bool]:
-    """Register the hook; returns (settings path, backup path, whether anything changed)."""
-    return HOOKS.install(settings_path(scope, directory))
-
-
-def uninstall(scope: str = "project", directory: str | None = None) -> tuple[str, str | None, bool]:
-    return HOOKS.uninstall(settings_path(scope, directory))
+install, uninstall = HOOKS.bind(settings_path)

@@ -9,6 +9,8 @@ Codex has no "tool failed" event: a failure shows in ``tool_response`` when at a
 
 from __future__ import annotations
 
+import re
+
 from auditlog.hooks.adapter_common import (
     dict_field,
     first_text,
@@ -42,10 +44,17 @@ EVENTS = tuple(EVENT_KINDS)
 PATCH_TOOLS = frozenset(("apply_patch",))
 SHELL_TOOLS = frozenset(("Bash", "shell", "local_shell", "exec_command"))
 CONTEXT_EVENTS = frozenset(("SessionStart", "Stop", "SessionEnd"))
+_EXIT_LINE = re.compile(r"Exit code: (-?\d+)")
 
 
 def _failed_response(response: object) -> bool:
-    """Whether ``tool_response`` says the tool failed (Codex sends no failure event)."""
+    """Whether ``tool_response`` says the tool failed (Codex sends no failure event):
+    a non-zero exit code, as a field or as the ``Exit code: N`` line that starts the
+    text Codex 0.169 sends for ``apply_patch``; a shell command's response is often
+    just its output, which tells nothing."""
+    if isinstance(response, str):
+        found = _EXIT_LINE.match(response)
+        return bool(found and found.group(1) != "0")
     if not isinstance(response, dict):
         return False
     code = next((response[k] for k in ("exit_code", "exitCode") if isinstance(response.get(k), int)), 0)

@@ -41,8 +41,7 @@ def settings_path(scope: str, directory: str | None) -> str:
                        user_dir=os.environ.get("CODEX_HOME"))
 
 
-def registered_events(path: str) -> list[str]:
-    return HOOKS.registered_events(path)
+registered_events = HOOKS.registered_events
 
 
 def codex_version() -> tuple[int, ...] | None:

@@ -25,8 +25,11 @@ def _require(before: dict, after: dict) -> dict:
 
 
 def _release(before: dict, after: dict) -> dict:
-    """Once no hook is left, the version we added is all that remains: take it out too."""
-    return {} if after == {"version": VERSION} else after
+    """Once no hook is left, the format version is inert: it goes with our hooks (install
+    adds it whenever it is missing, so it is ours in the usual case)."""
+    if "hooks" in after or after.get("version") != VERSION:
+        return after
+    return {k: v for k, v in after.items() if k != "version"}
 
 
 HOOKS = JsonHooks("cursor", EVENTS, _entry, _require, _release)
@@ -36,8 +39,7 @@ def settings_path(scope: str, directory: str | None) -> str:
     return config_path(scope, directory, ".cursor", "hooks.json", label=LABEL, scopes=SCOPES)
 
 
-def registered_events(path: str) -> list[str]:
-    return HOOKS.registered_events(path)
+registered_events = HOOKS.registered_events
 
 
 def install_notes() -> list[str]:
@@ -47,9 +49,4 @@ def install_notes() -> list[str]:
             "Cursor reads hooks.json when it starts: restart it (or open a new window) to begin capturing."]
 
 
-def install(scope: str = "project", directory: str | None = None) -> tuple[str, str | None, bool]:
-    return HOOKS.install(settings_path(scope, directory))
-
-
-def uninstall(scope: str = "project", directory: str | None = None) -> tuple[str, str | None, bool]:
-    return HOOKS.uninstall(settings_path(scope, directory))
+install, uninstall = HOOKS.bind(settings_path)

@@ -74,8 +74,9 @@ def run(argv: list[str], stdin_fd: int = 0, outcome: Outcome | None = None) -> N
     from auditlog.record import utc_timestamp
 
     received = utc_timestamp()
-    if os.environ.get("AUDITLOG_DISABLE") == "1":
-        return
+    disabled = os.environ.get("AUDITLOG_DISABLE") == "1"
+    if disabled and _parse_agent(argv) in ("claude", "codex", "gemini", "hel"):
+        return  # these agents want no answer: skip even reading the payload
     from auditlog.hooks.stdin_reader import read_payload
 
     raw = read_payload(stdin_fd)
@@ -85,10 +86,14 @@ def run(argv: list[str], stdin_fd: int = 0, outcome: Outcome | None = None) -> N
     try:
         payload = json.loads(raw)
     except ValueError as exc:
+        if disabled:
+            return
         ensure_dir(home)
         _quarantine(home, raw, f"not JSON: {exc}")
         raise ValueError(f"payload is not JSON ({len(raw)} bytes; kept in rejected/): {exc}") from None
     if not isinstance(payload, dict):
+        if disabled:
+            return
         ensure_dir(home)
         _quarantine(home, raw, f"a JSON {type(payload).__name__}, not an object")
         raise ValueError(f"payload is a JSON {type(payload).__name__}, not an object (kept in rejected/)")
@@ -97,8 +102,8 @@ def run(argv: list[str], stdin_fd: int = 0, outcome: Outcome | None = None) -> N
 
     obs = adapters.observe(agent, payload)
     if outcome is not None:
-        outcome.reply = obs.reply
-    if ignored(obs.cwd):
+        outcome.reply = obs.reply  # owed even when nothing is recorded (Cursor's before-hooks)
+    if disabled or ignored(obs.cwd):
         return
     if not obs.session_id:
         ensure_dir(home)

@@ -10,6 +10,8 @@ input (which ``AfterTool`` repeats as the model sent it).
 
 from __future__ import annotations
 
+import re
+
 from auditlog.hooks.adapter_common import (
     absolute_paths,
     dict_field,
@@ -22,7 +24,7 @@ from auditlog.hooks.adapter_common import (
     watch_tree,
 )
 
-from auditlog.observation import Observation
+from auditlog.observation import FileEdit, Observation
 
 AGENT = "gemini-cli"
 
@@ -46,16 +48,38 @@ MODEL_EVENTS = ("BeforeModel", "AfterModel")
 EDIT_TOOLS = frozenset(("write_file", "replace"))
 SHELL_TOOLS = frozenset(("run_shell_command",))
 CONTEXT_EVENTS = frozenset(("SessionStart", "AfterAgent", "SessionEnd"))
+_EXIT_CODE = re.compile(r"^Exit Code: (-?\d+)$", re.M)
 
 
 def _error(response: object) -> str | None:
-    """The failure ``tool_response.error`` reports (a string or ``{message, type}``)."""
-    if not isinstance(response, dict) or not response.get("error"):
+    """The failure ``tool_response.error`` reports (a string or ``{message, type}``), or
+    a shell command's non-zero exit, which Gemini CLI 0.61 reports only in the text
+    (``Exit Code: 3`` in ``llmContent``)."""
+    if not isinstance(response, dict):
         return None
+    if not response.get("error"):
+        text = response.get("llmContent")
+        found = _EXIT_CODE.search(text) if isinstance(text, str) else None
+        return f"exit code {found.group(1)}" if found and found.group(1) != "0" else None
     error = response["error"]
     if isinstance(error, dict):
         return first_text(error, "message", "type") or "failed"
     return error if isinstance(error, str) else "failed"
+
+
+def _file_edit(path: str, tool: str, tool_input: dict, response: object) -> FileEdit:
+    """An edit tool's change with what ``AfterTool`` says of its images: Gemini CLI's
+    ``returnDisplay`` carries ``originalContent``/``newContent``/``isNewFile`` (the
+    snapshot, when there is one, still wins for the before-image)."""
+    display = dict_field(response, "returnDisplay") if isinstance(response, dict) else {}
+    after = display.get("newContent")
+    edit = FileEdit(path, after_fallback=encoded(after if isinstance(after, str) else
+                                                 tool_input.get("content") if tool == "write_file" else None))
+    if display.get("isNewFile") is True:
+        edit.before = None
+    elif isinstance(display.get("originalContent"), str):
+        edit.before = encoded(display["originalContent"])
+    return edit
 
 
 def observe(payload: dict) -> Observation:
@@ -73,8 +97,9 @@ def observe(payload: dict) -> Observation:
     if obs.event in ("BeforeTool", "AfterTool"):
         if tool in EDIT_TOOLS:
             paths = absolute_paths(tool_input, obs.cwd, ("file_path", "absolute_path", "path"))
-            fallbacks = {p: encoded(tool_input.get("content")) for p in paths} if tool == "write_file" else None
-            watch_files(obs, state_key(payload), before, paths, fallbacks)
+            watch_files(obs, state_key(payload), before, paths)
+            if not before and paths:
+                obs.file_edits = [_file_edit(paths[0], tool, tool_input, payload.get("tool_response"))]
         elif tool in SHELL_TOOLS:
             watch_tree(obs, state_key(payload), before)
     if obs.kind == "permission":

@@ -28,8 +28,7 @@ def settings_path(scope: str, directory: str | None) -> str:
     return config_path(scope, directory, ".hel", "hooks.json", label=LABEL, scopes=SCOPES)
 
 
-def registered_events(path: str) -> list[str]:
-    return HOOKS.registered_events(path)
+registered_events = HOOKS.registered_events
 
 
 def install_notes() -> list[str]:
@@ -38,9 +37,4 @@ def install_notes() -> list[str]:
             "hooks and asks you to trust them; nothing is captured until you do."]
 
 
-def install(scope: str = "project", directory: str | None = None) -> tuple[str, str | None, bool]:
-    return HOOKS.install(settings_path(scope, directory))
-
-
-def uninstall(scope: str = "project", directory: str | None = None) -> tuple[str, str | None, bool]:
-    return HOOKS.uninstall(settings_path(scope, directory))
+install, uninstall = HOOKS.bind(settings_path)

@@ -206,4 +206,19 @@ class JsonHooks:
         return path, write_settings(path, before, after), True
 
     def registered_events(self, path: str) -> list[str]:
+        """The events for which an auditlog hook is registered in the file at ``path``."""
         return registered_in(read_settings(path), self.pattern)
+
+    def bind(self, settings_path: Callable[[str, str | None], str]) -> tuple[Callable, Callable]:
+        """The ``install(scope, directory)`` and ``uninstall(scope, directory)`` an
+        installer module offers (see :mod:`auditlog.hooks.installers`), for its file."""
+
+        def install(scope: str = "project", directory: str | None = None) -> tuple[str, str | None, bool]:
+            """Register the hook; returns (settings path, backup path, whether anything changed)."""
+            return self.install(settings_path(scope, directory))
+
+        def uninstall(scope: str = "project", directory: str | None = None) -> tuple[str, str | None, bool]:
+            """Remove exactly what install added; returns as install does."""
+            return self.uninstall(settings_path(scope, directory))
+
+        return install, uninstall

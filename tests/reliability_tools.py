@@ -66,7 +66,7 @@ def kill_trials(home: str, session: str, trials: int, seed: int = 1) -> int:
                                 stderr=subprocess.DEVNULL, env=env)
         proc.stdin.write(data)
         proc.stdin.close()
-        time.sleep(rng.uniform(0, 0.08))
+        time.sleep(rng.uniform(0, 0.2))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             killed += 1

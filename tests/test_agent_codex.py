@@ -187,11 +187,20 @@ def test_apply_patch_format_reads_what_codex_sends(tmp_path: Path) -> None:
     assert apply_patch_format.parse("*** Begin Patch\n+stray\n*** Update File: \n*** End Patch") == []
 
 
-@pytest.mark.parametrize("response", [{"exit_code": 2}, {"exitCode": 1}, {"success": False}, {"error": "boom"}])
+@pytest.mark.parametrize("response", [{"exit_code": 2}, {"exitCode": 1}, {"success": False}, {"error": "boom"},
+                                      "Exit code: 1\nWall time: 0 seconds\nOutput:\nverification failed\n"])
 def test_failed_tool_responses_are_tool_errors(response: dict) -> None:
     obs = codex.observe({"hook_event_name": "PostToolUse", "session_id": "s", "tool_name": "Bash",
                          "tool_input": {"command": "make"}, "tool_response": response})
     assert obs.kind == "tool_error" and obs.failed and obs.diff_tree
+
+
+def test_success_text_is_not_a_failure() -> None:
+    # What Codex 0.169 really sends after a successful apply_patch (seen in tests/e2e).
+    obs = codex.observe({"hook_event_name": "PostToolUse", "session_id": "s", "tool_name": "apply_patch",
+                         "tool_input": {"command": "*** Begin Patch\n*** End Patch\n"},
+                         "tool_response": "Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess.\n"})
+    assert obs.kind == "tool_result" and not obs.failed
 
 
 def test_lifecycle_events() -> None:

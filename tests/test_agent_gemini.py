@@ -103,3 +103,30 @@ def test_string_error_and_relative_paths() -> None:
     assert [e.path for e in failed.file_edits] == ["/work/p/src/a.py"]
     before = gemini.observe({**base, "hook_event_name": "BeforeTool"})
     assert before.snapshot_paths == ["/work/p/src/a.py"] and before.state_key == failed.state_key
+
+
+def test_shell_exit_code_in_the_text_is_a_failure() -> None:
+    # What Gemini CLI 0.61 really sends after `exit 3` (seen in tests/e2e): no "error".
+    response = {"llmContent": "<untrusted_context>\nOutput: (empty)\nExit Code: 3\nProcess Group PGID: 19938\n"
+                              "</untrusted_context>", "returnDisplay": "Command exited with code: 3"}
+    obs = gemini.observe({"hook_event_name": "AfterTool", "session_id": "s", "tool_name": "run_shell_command",
+                          "tool_input": {"command": "exit 3"}, "tool_response": response})
+    assert obs.kind == "tool_error" and obs.failed and obs.summary.endswith("exit code 3") and obs.diff_tree
+    response["llmContent"] = response["llmContent"].replace("Exit Code: 3\n", "")
+    assert gemini.observe({**obs.payload, "tool_response": response}).kind == "tool_result"
+
+
+def test_return_display_images() -> None:
+    """Gemini CLI 0.61's ``AfterTool`` for an edit carries the file's images in
+    ``returnDisplay`` (shape seen from the real binary in tests/e2e)."""
+    display = {"fileName": "hello.txt", "filePath": "/p/hello.txt", "originalContent": "", "newContent": "hello\n",
+               "isNewFile": True, "isBuildFile": False}
+    obs = gemini.observe({"hook_event_name": "AfterTool", "session_id": "s", "cwd": "/p", "tool_name": "write_file",
+                          "tool_input": {"file_path": "/p/hello.txt", "content": "hello\n"},
+                          "tool_response": {"llmContent": "Successfully created", "returnDisplay": display}})
+    (edit,) = obs.file_edits
+    assert (edit.before, edit.after_fallback) == (None, b"hello\n")
+    display.update(isNewFile=False, originalContent="a\n", newContent="b\n")
+    (edit,) = gemini.observe({**obs.payload, "tool_name": "replace", "tool_input": {"file_path": "hello.txt"},
+                              "tool_response": {"returnDisplay": display}}).file_edits
+    assert (edit.path, edit.before, edit.after_fallback) == ("/p/hello.txt", b"a\n", b"b\n")

@@ -229,3 +229,39 @@ def test_one_store_for_all_five_agents(tmp_path: Path, store: Path) -> None:
         assert f"✓ {label}: hooks on" in doctor.stdout, doctor.stdout
     verify = subprocess.run([*auditlog, "verify"], capture_output=True, text=True, check=False)
     assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+PROBE = """
+import json, os, sys
+from auditlog.hooks import entry
+agent, payload = sys.argv[1], json.loads(sys.argv[2])
+r, w = os.pipe()
+os.write(w, json.dumps(payload).encode()); os.close(w)
+entry.run(["--agent", agent], stdin_fd=r)
+print(json.dumps(sorted(sys.modules)))
+"""
+HEAVY = ("click", "rich", "textual", "sqlite_utils", "unidiff", "hashlib", "auditlog.cli", "auditlog.tui",
+         "auditlog.query", "auditlog.hooks.claude_install", "auditlog.hooks.settings_files")
+
+
+@pytest.mark.parametrize(("agent", "payload"), [
+    ("codex", {"hook_event_name": "PostToolUse", "turn_id": "t", "tool_name": "apply_patch", "tool_use_id": "c",
+               "tool_input": {"command": "*** Begin Patch\n*** Add File: n.txt\n+x\n*** End Patch\n"}}),
+    ("gemini", {"hook_event_name": "AfterTool", "tool_name": "replace", "tool_input": {"file_path": "n.txt"}}),
+    ("cursor", {"hook_event_name": "afterFileEdit", "file_path": "n.txt", "edits": [{"old_string": "",
+                                                                                     "new_string": "x\n"}]}),
+    ("hel", {"hook_event_name": "PostToolUse", "tool_name": "write_file", "tool_input": {"path": "n.txt"}}),
+])
+def test_every_adapter_keeps_the_hook_light(agent: str, payload: dict, tmp_path: Path, store: Path) -> None:
+    """The hook runs on every tool call: each adapter's path imports only the standard
+    library and the core (the index is migrated first, which may import sqlite-utils)."""
+    (tmp_path / "n.txt").write_text("x\n")
+    base = {"session_id": f"light-{agent}", "conversation_id": f"light-{agent}", "cwd": str(tmp_path),
+            "workspace_roots": [str(tmp_path)]}
+    warm = {**base, "hook_event_name": "SessionStart"}
+    subprocess.run([sys.executable, "-c", PROBE, agent, json.dumps(warm)], check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-c", PROBE, agent, json.dumps({**base, **payload})], check=True,
+                          capture_output=True, text=True)
+    modules = json.loads(done.stdout.splitlines()[-1])
+    assert [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)] == []
+    assert "auditlog.capture" in modules

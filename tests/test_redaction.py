@@ -47,7 +47,10 @@ def _payload(entry: dict[str, str]) -> dict[str, object]:
     if context == "write":
         return {"tool_name": "Write", "tool_input": {"file_path": "/repo/app/settings.py", "content": text}}
     if context == "edit":
-        return {"tool_name": "Edit", "tool_input": {"file_path": "/repo/x.py", "old_string": text, "new_string": text + "\n"}}
+        return {
+            "tool_name": "Edit",
+            "tool_input": {"file_path": "/repo/x.py", "old_string": text, "new_string": text + "\n"},
+        }
     if context == "tool_output":
         return {"tool_name": "Bash", "tool_response": {"stdout": text, "stderr": "", "interrupted": False}}
     if context == "preimage":
@@ -93,12 +96,15 @@ def test_rule_table_covers_the_documented_kinds() -> None:
         if rule.pattern:
             re_mod.compile(rule.pattern)  # every pattern is valid
         assert rule.shape, f"{rule.kind} has no documented shape"
-    for kind in ("anthropic-api-key", "openai-api-key", "github-pat", "github-fine-grained-pat", "github-app-token",
-                 "github-refresh-token", "github-oauth", "gitlab-token", "aws-access-key-id", "aws-secret-key",
-                 "gcp-service-account", "gcp-api-key", "azure-storage-key", "slack-token", "slack-webhook",
-                 "stripe-key", "twilio-auth-token", "twilio-api-key", "sendgrid-api-key", "npm-token", "pypi-token",
-                 "huggingface-token", "jwt", "private-key", "ssh-private-key", "basic-auth", "bearer",
-                 "url-credential", "db-credential", "connection-string-password", "generic-secret", "password"):  # fmt: skip
+    required = (
+        "anthropic-api-key", "openai-api-key", "github-pat", "github-fine-grained-pat", "github-app-token",
+        "github-refresh-token", "github-oauth", "gitlab-token", "aws-access-key-id", "aws-secret-key",
+        "gcp-service-account", "gcp-api-key", "azure-storage-key", "slack-token", "slack-webhook", "stripe-key",
+        "twilio-auth-token", "twilio-api-key", "sendgrid-api-key", "npm-token", "pypi-token", "huggingface-token",
+        "jwt", "private-key", "ssh-private-key", "basic-auth", "bearer", "url-credential", "db-credential",
+        "connection-string-password", "generic-secret", "password",
+    )  # fmt: skip
+    for kind in required:
         assert kind in KINDS, kind
 
 
@@ -150,7 +156,9 @@ def test_examples_keep_what_is_not_secret(red: Redactor) -> None:
     assert re.fullmatch(r"export AWS_SECRET_ACCESS_KEY=\[REDACTED:aws-secret-key:[0-9a-f]{12}\]", out)
     url = by_context[("url-credential", "url")]
     out, _ = red.redact_text(url["text"])
-    assert re.fullmatch(r"https://ci-user:\[REDACTED:url-credential:[0-9a-f]{12}\]@nexus\.acme\.dev/repository/pypi/simple", out)
+    assert re.fullmatch(
+        r"https://ci-user:\[REDACTED:url-credential:[0-9a-f]{12}\]@nexus\.acme\.dev/repository/pypi/simple", out
+    )
     bearer = by_context[("bearer", "bash")]
     out, _ = red.redact_text(bearer["text"])
     assert re.fullmatch(
@@ -341,7 +349,7 @@ def login(username: str, password: str, token: str | None = None) -> bool:
     return check(password=password, max_tokens=4096, api_key=api_key)
 '''
 
-JS_SNIPPET = '''\
+JS_SNIPPET = """\
 const token = req.headers.authorization?.split(" ")[1];
 const schema = new Schema({
   email: { type: String, required: true },
@@ -352,9 +360,9 @@ for (const [key, value] of Object.entries(env)) console.log(key);
 localStorage.setItem("token", token);
 interface Credentials { password: string; token?: string; apiKey: ApiKey }
 const authorization = `Bearer ${session.accessToken}`;
-'''
+"""
 
-SHELL_SNIPPET = '''\
+SHELL_SNIPPET = """\
 #!/usr/bin/env bash
 set -euo pipefail
 KEY=$KEY
@@ -368,9 +376,9 @@ git push -u origin main
 docker run -u 1000:1000 -e TOKEN="$TOKEN" image:latest
 mysql -u root -p
 cd "$PWD" && echo "$OLDPWD"
-'''
+"""
 
-YAML_SNIPPET = '''\
+YAML_SNIPPET = """\
 name: ci
 on: [push]
 jobs:
@@ -397,9 +405,9 @@ spec:
   volumes:
     - secret:
         secretName: tls-secret
-'''
+"""
 
-PROSE_SNIPPET = '''\
+PROSE_SNIPPET = """\
 # Configuration
 
 Set the `OPENAI_API_KEY` environment variable. OpenAI keys start with sk- and Anthropic keys with sk-ant-.
@@ -408,9 +416,9 @@ Use Bearer tokens for authentication; Basic authentication is disabled. Pass the
 PostgreSQL: `postgres://user:password@localhost:5432/app`, or `postgresql://{user}:{password}@{host}/db`.
 A PEM file starts with '-----BEGIN RSA PRIVATE KEY-----' and ends with '-----END RSA PRIVATE KEY-----'.
 The key id looks like AKIAIOSFODNN7EXAMPLE in the AWS documentation.
-'''
+"""
 
-ENV_EXAMPLE = '''\
+ENV_EXAMPLE = """\
 API_KEY=your-api-key
 SECRET_KEY=changeme
 DATABASE_URL=postgres://user:password@localhost/db
@@ -418,24 +426,47 @@ STRIPE_SECRET=xxx
 GITHUB_TOKEN=
 TOKEN=<token>
 PWD=/home/dev/project
-'''
+"""
 
-JSON_SNIPPET = '''\
+JSON_SNIPPET = """\
 {"model": "claude", "max_tokens": 1024, "token_type": "bearer", "password_policy": {"min_length": 12},
  "properties": {"password": {"type": "string"}, "api_key": {"type": "string", "writeOnly": true}},
  "NextToken": "eyJOZXh0VG9rZW4iOiBudWxsfQ==", "S3Key": "builds/app-1.2.3.zip"}
-'''
+"""
 
-SQL_SNIPPET = '''\
+PUBLIC_MATERIAL = """\
+-----BEGIN CERTIFICATE-----
+MIIBszCCAVmgAwIBAgIUPq3dG1b9kKk0cYkqY8vYQ0b3cV8wCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQYXVkaXRsb2ctdGVz
+dC1jYTAeFw0yNjExMjkwMDAwMDBaFw0zNjExMjcwMDAwMDBaMBsxGTAXBgNVBAMMEGF1ZGl0bG9nLXRlc3QtY2E=
+-----END CERTIFICATE-----
+-----BEGIN PUBLIC KEY-----
+MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq3dG1b9kKk0cYkqY8vYQ0b3cV8wCgYIKoZIzj0EAwIwGzEZMBcGA1UE
+-----END PUBLIC KEY-----
+ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk0q3dG1b9kKk0cYkqY8vYQ0b3cV8wCgYIKoZIzj0EAwI dev@laptop
+sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08  dist/auditlog-0.1.0.tar.gz
+commit 2f1c9b7e4d3a5b6c7d8e9f00112233445566778899aabbcc
+"""
+
+SQL_SNIPPET = """\
 SELECT password_hash, api_key_id FROM users WHERE token_id = $1 AND password_changed_at > now();
 UPDATE sessions SET token = :token WHERE id = :id;
-'''
+"""
 
 
 @pytest.mark.parametrize(
     "snippet",
-    [PYTHON_SNIPPET, JS_SNIPPET, SHELL_SNIPPET, YAML_SNIPPET, PROSE_SNIPPET, ENV_EXAMPLE, JSON_SNIPPET, SQL_SNIPPET],
-    ids=["python", "js", "shell", "yaml", "prose", "env-example", "json", "sql"],
+    [
+        PYTHON_SNIPPET,
+        JS_SNIPPET,
+        SHELL_SNIPPET,
+        YAML_SNIPPET,
+        PROSE_SNIPPET,
+        ENV_EXAMPLE,
+        JSON_SNIPPET,
+        SQL_SNIPPET,
+        PUBLIC_MATERIAL,
+    ],
+    ids=["python", "js", "shell", "yaml", "prose", "env-example", "json", "sql", "public-material"],
 )
 def test_ordinary_code_is_left_unchanged(red: Redactor, snippet: str) -> None:
     out, count = red.redact_text(snippet)
@@ -450,6 +481,65 @@ def test_this_repository_sources_are_clean(red: Redactor) -> None:
         text = path.read_text(encoding="utf-8")
         out, _count = red.redact_text(text)
         assert out is text, [m.group(0) for m in MARKER_RE.finditer(out)]
+
+
+# -- contexts that need more than a pattern --------------------------------------------------------------------
+
+
+def test_basic_credentials_are_recognised_by_decoding(red: Redactor) -> None:
+    import base64
+
+    creds = base64.b64encode(b"ci:" + b"qwertyuiop").decode()  # no digit in it: the decoding is the proof
+    out, count = red.redact_text(f"Proxy-Authorization: Basic {creds}\nvia: basic {creds}")
+    assert count == 2
+    assert creds not in out
+    not_creds = base64.b64encode(b"just some bytes without a colon").decode()
+    assert red.redact_text(f"encoded as basic {not_creds} here")[1] == 0
+
+
+def test_truncated_private_key_is_still_redacted(red: Redactor) -> None:
+    key = next(e["secret"] for e in CORPUS if e["kind"] == "private-key" and e["context"] == "tool_output")
+    head = "\n".join(key.splitlines()[:3])  # `head -3 id_rsa`
+    out, count = red.redact_text(f"$ head -3 id_rsa\n{head}\n$ ls\n")
+    assert count == 1
+    for line in head.splitlines()[1:]:
+        assert line not in out
+    assert out.startswith("$ head -3 id_rsa\n[REDACTED:private-key:")
+    assert out.endswith("\n$ ls\n")
+
+
+def test_secret_spans_reports_what_is_replaced() -> None:
+    from auditlog.redaction import secret_spans
+
+    entry = next(e for e in CORPUS if e["kind"] == "stripe-key" and e["context"] == "write")
+    spans = secret_spans(entry["text"])
+    assert spans == [
+        (
+            entry["text"].index(entry["secret"]),
+            entry["text"].index(entry["secret"]) + len(entry["secret"]),
+            "stripe-key",
+        )
+    ]
+    assert secret_spans("nothing to see here") == []
+
+
+def test_env_value_keeps_its_ampersand_but_a_query_parameter_stops_there(red: Redactor) -> None:
+    pw = "Tr0ub4dor" + "&3"
+    out, count = red.redact_text(f"DB_PASS={pw}\n")
+    assert (count, out) == (1, f"DB_PASS={red.marker('password', pw)}\n")
+    value = "abc123XYZ" + "789qwe"
+    out, count = red.redact_text(f"GET https://api.example/v1?access_token={value}&page=2")
+    assert out.endswith(f"access_token={red.marker('generic-secret', value)}&page=2")
+
+
+def test_tuples_and_scalars_in_json(red: Redactor) -> None:
+    secret = next(e["secret"] for e in CORPUS if e["kind"] == "sendgrid-api-key")
+    value = ("ok", 1, None, 2.5, True, ["x", secret])
+    out, count = red.redact_json(value)
+    assert count == 1
+    assert isinstance(out, tuple)
+    assert out[:5] == value[:5]  # type: ignore[index]
+    assert secret not in out[5][1]  # type: ignore[index]
 
 
 # -- robustness -------------------------------------------------------------------------------------------------
