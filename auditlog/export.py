@@ -116,10 +116,10 @@ border-right:1px solid #d0d7de;font-size:13px}nav a{color:#0969da;text-decoratio
 nav ol{padding-left:1.2rem}main{margin-left:21rem;padding:1rem 2rem;max-width:62rem}
 section.session{border-top:3px solid #d0d7de;margin-top:2rem}table{border-collapse:collapse}
 td,th{border:1px solid #d0d7de;padding:2px 8px;text-align:left}blockquote{margin:0;padding:0 1em;
-color:#57606a;border-left:.25em solid #d0d7de;white-space:pre-wrap}pre{background:#f6f8fa;padding:.6rem;
+color:#57606a;border-left:.25em solid #d0d7de}pre{background:#f6f8fa;padding:.6rem;
 overflow:auto;font-size:12.5px;line-height:1.35}code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
 .add{background:#dafbe1;display:block}.del{background:#ffebe9;display:block}.hunk{color:#8250df;display:block}
-.meta{color:#57606a;display:block}@media print{nav{display:none}main{margin:0}}
+.meta{color:#57606a;display:block}.ctx{display:block}@media print{nav{display:none}main{margin:0}}
 @media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}nav,pre{background:#161b22}
 .add{background:#12361f}.del{background:#4a1d1d}td,th,nav{border-color:#30363d}}
 """
@@ -130,7 +130,7 @@ def _highlight_diff_blocks(rendered: str) -> str:
 
     def colour(match: re.Match) -> str:
         out = []
-        for line in match.group(2).split("\n"):
+        for line in match.group(2).rstrip("\n").split("\n"):
             cls = (
                 "add"
                 if line.startswith("+") and not line.startswith("+++")
@@ -142,8 +142,8 @@ def _highlight_diff_blocks(rendered: str) -> str:
                 if line.startswith(("diff --git", "index ", "---", "+++", "new file", "deleted file"))
                 else ""
             )
-            out.append(f'<span class="{cls}">{line}</span>' if cls else line)
-        return match.group(1) + "\n".join(out) + "</code>"
+            out.append(f'<span class="{cls or "ctx"}">{line or " "}</span>')
+        return match.group(1) + "".join(out) + "</code>"
 
     return re.sub(r'(<code class="language-diff">)(.*?)</code>', colour, rendered, flags=re.S)
 
