@@ -83,7 +83,7 @@ def _add_filters(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agent", metavar="NAME", help="claude-code, codex, gemini-cli, cursor, hel")
     p.add_argument("--tool", metavar="NAME", help="used this tool (Bash, Edit, …)")
     p.add_argument("--failed", action="store_true", help="had a failed tool call")
-    p.add_argument("--limit", type=int, metavar="N", help="at most N sessions")
+    p.add_argument("--limit", type=int, metavar="N", default=50, help="the newest N sessions (default 50; 0: all)")
 
 
 def _add_query_commands(sub: argparse._SubParsersAction) -> None:

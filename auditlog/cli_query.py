@@ -33,7 +33,7 @@ def session_filter(args: argparse.Namespace) -> SessionFilter:
         agent=args.agent,
         tool=args.tool,
         failed=args.failed,
-        limit=args.limit,
+        limit=args.limit or None,
     )
 
 
@@ -79,7 +79,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
             one_line(s.title or s.first_prompt, 60),
         )
     console.print(table)
-    console.print(f"[dim]{len(found)} session(s)[/]")
+    more = " (the newest; --limit 0 lists all)" if args.limit and len(found) == args.limit else ""
+    console.print(f"[dim]{len(found)} session(s){more}[/]")
     return 0
 
 

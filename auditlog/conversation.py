@@ -76,16 +76,6 @@ def _diff_block(change: dict, patch_text: str | None) -> str:
     return out
 
 
-def _change_counts(changes: list) -> str:
-    parts = []
-    for change in changes:
-        if change.get("binary"):
-            parts.append(f"{change['path']} (binary)")
-        else:
-            parts.append(f"{change['path']} (+{change.get('added', 0)} −{change.get('removed', 0)})")
-    return ", ".join(parts)
-
-
 def render(record: dict, patch_texts: dict[str, str]) -> str:
     """The Markdown for one event ('' for events that add nothing readable)."""
     event, kind = record.get("event", ""), record.get("kind", "")
@@ -102,12 +92,14 @@ def render(record: dict, patch_texts: dict[str, str]) -> str:
         changes = record.get("changes") or []
         target = record.get("summary", "")
         line = f"- {ok} {who}{_code(target)}{timing}"
-        if changes and kind == "tool_result":
-            line = f"- {ok} {who}**{record.get('tool', '')}** {_change_counts(changes)}{timing}"
+        if changes:
+            tool = record.get("tool") or ""
+            rest = target[len(tool):].strip() if tool and target.startswith(tool) else target
+            line = f"- {ok} {who}**{tool}** {rest}{timing}" if tool else f"- {ok} {who}{rest}{timing}"
         out = line + "\n"
         for change in changes:
             out += _diff_block(change, patch_texts.get(change["patch"]))
-        return out
+        return out + ("\n" if changes else "")
     if kind == "assistant":
         if event == "StopFailure":
             return f"\n**{ICON_FAILED} Turn failed:** {record.get('summary', '')}\n"
