@@ -19,7 +19,9 @@ hook command registered on every event:
 The two configurations alternate (noop, auditlog, noop, ...) so that drift in
 machine load hits both alike, after one unmeasured warm-up session each (the
 first start of a 370 MB binary pays for the page cache).  Each run gets a
-fresh git project, a fresh HOME and a fresh ``AUDITLOG_HOME``.  The median
+fresh git project and a fresh HOME; the auditlog runs share one ``AUDITLOG_HOME``, as a
+user's sessions do (created by the warm-up session, with the package's bytecode written
+first, as an installed package has it).  The median
 wall time of each is printed, and the last line is
 ``session_overhead_ratio=<auditlog/noop>``, for CI logs and scripts to grep.
 
@@ -43,6 +45,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "tests" / "e2e"))
 
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 from claude_driver import (  # noqa: E402 - the harness lives beside the tests, not in the package
     INSTALL_COMMAND,
     STANDARD_PROMPT,
@@ -54,6 +57,7 @@ from claude_driver import (  # noqa: E402 - the harness lives beside the tests, 
     standard_script,
     write_project_settings,
 )
+from hook_timing import precompile  # noqa: E402
 
 NOOP_COMMAND = shlex.join([sys.executable, "-c", "import sys; sys.stdin.buffer.read()"])
 DEFAULT_HOOK_COMMAND = shlex.join([str(Path(sys.executable).parent / "auditlog-hook"), "--agent", "claude"])
@@ -81,8 +85,12 @@ def register_via_installer(project: Path) -> None:
     )
 
 
-def run_once(claude_bin: str, workdir: Path, register: Registrar, timeout: float) -> SessionResult:
-    """One measured session in fresh directories; raise if it did not do its job."""
+def run_once(claude_bin: str, workdir: Path, register: Registrar, timeout: float, store: Path) -> SessionResult:
+    """One measured session in a fresh project and HOME; raise if it did not do its job.
+
+    Every auditlog run records into the same store, as a user's sessions do: the store
+    and its index are created once, by the warm-up session, not by every measured one.
+    """
     project = make_git_project(workdir / "project")
     register(project)
     result = run_session(
@@ -90,7 +98,7 @@ def run_once(claude_bin: str, workdir: Path, register: Registrar, timeout: float
         workdir / "home",
         standard_script(project),
         STANDARD_PROMPT,
-        extra_env={"AUDITLOG_HOME": str(workdir / "auditlog-home")},
+        extra_env={"AUDITLOG_HOME": str(store)},
         timeout=timeout,
         claude_bin=claude_bin,
     )
@@ -155,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"noop hook: {NOOP_COMMAND}")
     print(f"auditlog hook: {auditlog_label}")
 
+    precompile()
     root = Path(tempfile.mkdtemp(prefix="auditlog-overhead-"))
+    audit_home = root / "auditlog-home"
     times: dict[str, list[float]] = {name: [] for name in configs}
     warned = False
     try:
@@ -163,12 +173,11 @@ def main(argv: list[str] | None = None) -> int:
         for index in range(total):
             measured = index >= args.warmup
             for name, register in configs.items():
-                result = run_once(claude_bin, root / f"{index:02d}-{name}", register, args.timeout)
+                result = run_once(claude_bin, root / f"{index:02d}-{name}", register, args.timeout, audit_home)
                 if measured:
                     times[name].append(result.wall_time)
                 label = f"run {index - args.warmup + 1}/{args.runs}" if measured else "warm-up"
                 print(f"{label:>10} {name:<8} {result.wall_time:6.2f}s", flush=True)
-                audit_home = root / f"{index:02d}-{name}" / "auditlog-home"
                 if name == "auditlog" and not warned and not any(audit_home.glob("*")):
                     print(f"warning: the auditlog hook wrote nothing to {audit_home}", file=sys.stderr)
                     warned = True
