@@ -46,7 +46,6 @@ class Capture:
         self.redactor = redactor
         self.key = key  # signs checkpoints (auditlog.checkpoints); None: no checkpoints
         self.redactions = 0
-        self._redacted: dict[str, tuple[str, int]] = {}  # the same text often arrives twice
 
     # -- redaction -------------------------------------------------------------------
     def _redact_json(self, value: object) -> object:
@@ -57,13 +56,9 @@ class Capture:
         return value
 
     def _redact_text(self, text: str) -> tuple[str, int]:
-        """Redact once per distinct text per event: the payload's ``originalFile`` and
-        the file's pre-image, or a Write's content and its post-image, are the same."""
-        cached = self._redacted.get(text)
-        if cached is None:
-            cached = self._redacted[text] = self.redactor.redact_text(text)
-            self.redactions += cached[1]
-        return cached
+        redacted = self.redactor.redact_text(text)
+        self.redactions += redacted[1]
+        return redacted
 
     def _redact_bytes(self, data: bytes | None) -> bytes | None:
         if data is None or self.redactor is None:

@@ -91,6 +91,7 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
     row = _current_session(conn, session, folder, batch[0][2])
     events, prompts, changes, search = [], [], [], []
     new_paths: dict[str, None] = {}
+    last_prompt = conn.execute("SELECT max(seq) FROM prompts WHERE session = ?", (session,)).fetchone()[0]
     for offset, line, record in batch:
         seq, ts, kind = record["seq"], record["ts"], record.get("kind")
         digest = line_hash(line)
@@ -105,6 +106,7 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
         if kind == "prompt":
             text = _s(payload.get("prompt"))
             prompts.append(_row(session, seq, ts, text))
+            last_prompt = seq
             row["prompts"] += 1
             if row["first_prompt"] is None:
                 row["first_prompt"] = _storable(text[:FIRST_PROMPT_CHARS])
@@ -127,7 +129,8 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
             path = change.get("path", "")
             changes.append(_row(session, seq, ts, path, path.rsplit("/", 1)[-1], change.get("op"),
                                 change.get("added", 0), change.get("removed", 0), 1 if change.get("binary") else 0,
-                                change.get("patch"), change.get("patch_sha256"), change.get("post_oid")))
+                                change.get("patch"), change.get("patch_sha256"), change.get("post_oid"),
+                                record.get("tool"), last_prompt))
             row["added"] += int(change.get("added", 0))
             row["removed"] += int(change.get("removed", 0))
             new_paths[_storable(path)] = None
@@ -145,7 +148,8 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
         conn.executemany("INSERT OR REPLACE INTO prompts (session, seq, ts, text) VALUES (?, ?, ?, ?)", prompts)
     if changes:
         conn.executemany("INSERT OR REPLACE INTO changes (session, seq, ts, path, name, op, added, removed, binary,"
-                         " patch, patch_sha256, post_oid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", changes)
+                         " patch, patch_sha256, post_oid, tool, prompt_seq)"
+                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", changes)
     if search:
         conn.executemany("INSERT INTO search (text, session, seq, kind) VALUES (?, ?, ?, ?)", search)
     conn.execute(_UPSERT_SESSION, tuple(row[c] for c in SESSION_COLUMNS))
@@ -168,7 +172,8 @@ def forget_everything(conn: sqlite3.Connection) -> None:
 
 
 def catch_up(
-    conn: sqlite3.Connection, folder_path: str, session: str, just_written: tuple[int, bytes, dict] | None = None
+    conn: sqlite3.Connection, folder_path: str, session: str, just_written: tuple[int, bytes, dict] | None = None,
+    *, own_transaction: bool = True,
 ) -> int:
     """Index every journal line the index has not seen; returns how many were added.
 
@@ -176,7 +181,8 @@ def catch_up(
     appended, in the usual case where the index was up to date before it.
     """
     folder = os.path.basename(folder_path)
-    conn.execute("BEGIN IMMEDIATE")
+    if own_transaction:
+        conn.execute("BEGIN IMMEDIATE")
     try:
         row = conn.execute("SELECT indexed_bytes FROM sessions WHERE id = ?", (session,)).fetchone()
         done = row[0] if row else 0
@@ -198,8 +204,10 @@ def catch_up(
                     batch = []
             index_records(conn, folder, batch)
             added += len(batch)
-        conn.execute("COMMIT")
+        if own_transaction:
+            conn.execute("COMMIT")
         return added
     except BaseException:
-        conn.execute("ROLLBACK")
+        if own_transaction:
+            conn.execute("ROLLBACK")
         raise

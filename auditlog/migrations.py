@@ -73,9 +73,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         pk=("session", "seq"),
         foreign_keys=[("session", "sessions", "id")],
     )
-    db["events"].create_index(["ts"])
-    db["events"].create_index(["tool", "session"])
-    db["events"].create_index(["failed", "session"])
+    db["events"].create_index(["tool", "session"])  # --tool; every other event lookup uses the key
     db["changes"].create(
         {
             "session": str,
@@ -90,14 +88,16 @@ def m001_initial(db: sqlite_utils.Database) -> None:
             "patch": str,
             "patch_sha256": str,
             "post_oid": str,
+            "tool": str,
+            "prompt_seq": int,  # the session's latest prompt before this change
         },
         pk=("session", "seq", "path"),
         foreign_keys=[("session", "sessions", "id")],
     )
+    # --file matches by name first (suffix and exact matches both know the name); a session's
+    # own changes are found by the primary key's prefix.
     db["changes"].create_index(["name", "session"])
-    db["changes"].create_index(["path", "session"])
     db["changes"].create_index(["ts"])
-    db["changes"].create_index(["session", "path"])
     db["changes"].create_index(["post_oid"])
     db["prompts"].create(
         {"session": str, "seq": int, "ts": str, "text": str},

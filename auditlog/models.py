@@ -15,7 +15,7 @@ def _seconds_between(start: str | None, end: str | None) -> float | None:
     return max((b - a).total_seconds(), 0.0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SessionSummary:
     id: str
     folder: str
@@ -47,7 +47,7 @@ class SessionSummary:
         return {**asdict(self), "duration_seconds": self.duration_seconds}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     session: str
     seq: int
@@ -64,7 +64,7 @@ class Event:
         return asdict(self)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Change:
     """One file change (one patch), with the prompt that led to it."""
 
@@ -87,7 +87,7 @@ class Change:
         return asdict(self)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SearchHit:
     session: str
     seq: int
@@ -101,7 +101,7 @@ class SearchHit:
         return asdict(self)
 
 
-@dataclass
+@dataclass(slots=True)
 class ChangedFile:
     """One file in the "what changed" report: its totals and who changed it, in order."""
 

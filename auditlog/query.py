@@ -282,11 +282,9 @@ class Store:
             absolute = os.path.abspath(os.path.expanduser(project))
             params += [absolute, absolute.rstrip("/") + "/%"]
         sql = (
-            "SELECT c.*, s.folder, coalesce(s.project, s.cwd) AS root, e.tool, p.seq AS prompt_seq, p.text AS prompt"
+            "SELECT c.*, s.folder, coalesce(s.project, s.cwd) AS root, p.text AS prompt"
             " FROM changes c JOIN sessions s ON s.id = c.session"
-            " LEFT JOIN events e ON e.session = c.session AND e.seq = c.seq"
-            " LEFT JOIN prompts p ON p.session = c.session AND p.seq = (SELECT max(q.seq) FROM prompts q"
-            "  WHERE q.session = c.session AND q.seq < c.seq)"
+            " LEFT JOIN prompts p ON p.session = c.session AND p.seq = c.prompt_seq"
             + (" WHERE " + " AND ".join(where) if where else "")
             + " ORDER BY c.ts, c.session, c.seq, c.path"
         )

@@ -307,8 +307,8 @@ def _check_basic(text: str, m: re.Match[str]) -> Hit | None:
 def _check_cli_user(text: str, m: re.Match[str]) -> Hit | None:
     """``curl -u user:password``: only on a line that is an HTTP client call (``docker -u 1000:1000`` is not)."""
     user, password = m.group(1), m.group(2)
-    if _is_placeholder(password) or (user.isdigit() and password.isdigit()):
-        return None
+    if len(password) < 3 or _is_placeholder(password) or (user.isdigit() and password.isdigit()):
+        return None  # `-u a:b` in an example is not a credential; `-u 1000:1000` is a uid:gid
     ls, le = _line_of(text, m.start())
     line = text[ls:le].lower()
     if "curl" not in line and "wget" not in line and "http" not in line:
@@ -814,7 +814,7 @@ class _Anchor:
         self.end = len(text)
         # When only the assignment rule starts here (``key``, ``token``...), the next character must end a
         # name (``=``, ``:``, a quote, a blank); checking it inline saves a call for ``keys``, ``token_id``.
-        only_names = all(rule.scan is _scan_assignment for _, rule in entries) and text != "passw"
+        only_names = len(entries) == 1 and entries[0][1].scan is not None and text != "passw"
         self.follow = _KEY_END if only_names else None
 
 
@@ -1029,6 +1029,10 @@ def secret_key_kind(key: str) -> str | None:
     return _assignment_kind(norm, norm.endswith(("password", "passwd", "passphrase")))
 
 
+MEMO_MIN_CHARS = 1024  # shorter texts are cheaper to redact again than to remember
+MEMO_MAX_CHARS = 64 * 1024 * 1024
+
+
 class Redactor:
     """Replaces secret values by ``[REDACTED:<kind>:<fingerprint>]`` markers.
 
@@ -1036,21 +1040,25 @@ class Redactor:
     store (so it can be recognised across events) but the marker cannot be checked against guesses without it.
     """
 
-    __slots__ = ("_fps", "_key")
+    __slots__ = ("_fps", "_key", "_memo", "_memo_chars")
 
     def __init__(self, key: bytes) -> None:
         if not isinstance(key, bytes | bytearray) or not key:
             raise ValueError("Redactor needs a non-empty bytes key")
         self._key = bytes(key)
         self._fps: dict[str, str] = {}
+        # Long texts often come twice in one hook call (a payload's originalFile and the
+        # file's pre-image; a Write's content and the post-image): redact each once.
+        self._memo: dict[str, tuple[str, int]] = {}
+        self._memo_chars = 0
 
     def fingerprint(self, secret: str) -> str:
         """First 12 hex chars of HMAC-SHA256(key, secret) (UTF-8, lone surrogates kept)."""
         fp = self._fps.get(secret)
         if fp is None:
-            import hmac  # loads OpenSSL: only once a secret has been found
+            from auditlog.digests import hmac_sha256  # built-in SHA-256: no OpenSSL import in the hook
 
-            digest = hmac.digest(self._key, secret.encode("utf-8", "surrogatepass"), "sha256")
+            digest = hmac_sha256(self._key, secret.encode("utf-8", "surrogatepass"))
             fp = self._fps[secret] = digest.hex()[:FINGERPRINT_CHARS]
         return fp
 

@@ -18,26 +18,22 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from synthetic_store import VOCABULARY, build  # noqa: E402
+from synthetic_store import NEEDLE_COMMAND, NEEDLE_FILE, NEEDLE_PROMPT, build
 
-from auditlog.query import SessionFilter, Store  # noqa: E402
+from auditlog.query import SessionFilter, Store
 
 BUDGET_MS, BUDGET_RATIO, BUDGET_RATE = 50.0, 3.0, 20_000
 
 
-# Words of middling frequency (ranks 20 to 40 of the Zipf vocabulary): topic words people
-# search for, neither stop words nor typos; they occur in both stores.
-PROMPT_WORDS = f"{VOCABULARY[20]} {VOCABULARY[30]}"
-SEARCH_WORDS = f"{VOCABULARY[25]} {VOCABULARY[40]}"
-
-
-def queries(file_name: str) -> dict:
-    """The CLI's queries as the CLI runs them (``sessions`` lists the newest 50)."""
+def queries() -> dict:
+    """The CLI's queries as the CLI runs them (``sessions`` lists the newest 50). The
+    file, prompt words and command searched for occur in the same 5 sessions of either
+    store, so the two stores give the same answers and only the store's size differs."""
     return {
-        "sessions --file": lambda s: s.sessions(SessionFilter(file=file_name, limit=50)),
-        "sessions --prompt": lambda s: s.sessions(SessionFilter(prompt=PROMPT_WORDS, limit=50)),
+        "sessions --file": lambda s: s.sessions(SessionFilter(file=NEEDLE_FILE.rsplit("/", 1)[-1], limit=50)),
+        "sessions --prompt": lambda s: s.sessions(SessionFilter(prompt=NEEDLE_PROMPT, limit=50)),
         'changed --since "last week"': lambda s: s.changed(since="last week"),
-        "search": lambda s: s.search(SEARCH_WORDS),
+        "search": lambda s: s.search(NEEDLE_COMMAND),
     }
 
 
@@ -70,11 +66,9 @@ def main() -> int:
               f"(journals written in {big['write_seconds']:.0f} s)")
         print(f"reindex: {big['events']} events in {big['reindex_seconds']:.1f} s = {big['reindex_rate']:,.0f} events/s "
               f"(budget ≥ {BUDGET_RATE:,}: {'met' if big['reindex_rate'] >= BUDGET_RATE else 'NOT met'})")
-        with Store(str(small)) as s_small:  # a file both stores changed, so both queries find something
-            file_name = s_small.changes()[0].path.rsplit("/", 1)[-1]
         worst = 0.0
         with Store(str(large)) as s_large, Store(str(small)) as s_small:
-            for name, query in queries(file_name).items():
+            for name, query in queries().items():
                 t_large = median_ms(s_large, query, args.runs)
                 t_small = median_ms(s_small, query, args.runs)
                 ratio = t_large / max(t_small, 1e-6)

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from reliability_tools import check_store, concurrent_writers, kill_trials, payload, run_in_process  # noqa: E402
+from reliability_tools import check_store, concurrent_writers, kill_trials, payload, run_in_process
 
 
 def concurrency(writers: int, events: int) -> None:

@@ -19,10 +19,7 @@ from pathlib import Path
 from auditlog import paths, reindex
 from auditlog.record import GENESIS, encode_record, line_hash, utc_timestamp
 
-WORDS = ("parser refactor timeout config port cache retry login session token schema migration index query "
-         "render button modal layout test fixture flaky async worker queue deploy docker build lint format "
-         "logging metrics error handler router endpoint pagination search filter sort export import csv json "
-         "yaml upload download image thumbnail email notify webhook billing invoice tax currency locale").split()
+WORDS = ["parser", "refactor", "timeout", "config", "port", "cache", "retry", "login", "session", "token", "schema", "migration", "index", "query", "render", "button", "modal", "layout", "test", "fixture", "flaky", "async", "worker", "queue", "deploy", "docker", "build", "lint", "format", "logging", "metrics", "error", "handler", "router", "endpoint", "pagination", "search", "filter", "sort", "export", "import", "csv", "json", "yaml", "upload", "download", "image", "thumbnail", "email", "notify", "webhook", "billing", "invoice", "tax", "currency", "locale"]
 FOLDERS = ("src", "src/app", "src/api", "lib", "tests", "web/components", "cmd", "internal/db", "docs", "scripts")
 EXTS = (".py", ".ts", ".go", ".md", ".ini", ".json", ".tsx", ".sql")
 
@@ -59,8 +56,16 @@ def _prompt(rng: random.Random) -> str:
     return " ".join(rng.choices(VOCABULARY, cum_weights=CUM_WEIGHTS, k=rng.randint(4, 14))).capitalize()
 
 
+NEEDLE_FILE = "src/app/needle_config.toml"
+NEEDLE_PROMPT = "zanzibar quokka"
+NEEDLE_COMMAND = "marmalade periscope"
+
+
 def write_session(store: Path, sid: str, start: float, events: int, changes: int, project: str,
-                  files: list[str], rng: random.Random) -> int:
+                  files: list[str], rng: random.Random, needle: bool = False) -> int:
+    """One session's journal; a ``needle`` session also changes NEEDLE_FILE, asks about
+    NEEDLE_PROMPT and runs a command with NEEDLE_COMMAND (so that a query can find the
+    same number of sessions in a small store and a large one)."""
     folder = Path(paths.sessions_root(str(store))) / paths.session_folder_name(sid)
     folder.mkdir(parents=True)
     change_at = set(rng.sample(range(3, events - 1), min(changes, events - 4)))
@@ -77,11 +82,11 @@ def write_session(store: Path, sid: str, start: float, events: int, changes: int
             record.update(event="SessionEnd", kind="session_end", summary="Session ended (other)",
                           payload={**base, "hook_event_name": "SessionEnd", "reason": "other"})
         elif seq == 2 or rng.random() < 0.04:
-            text = _prompt(rng)
+            text = _prompt(rng) + (f" {NEEDLE_PROMPT}" if needle and seq == 2 else "")
             record.update(event="UserPromptSubmit", kind="prompt", summary=text[:100],
                           payload={**base, "hook_event_name": "UserPromptSubmit", "prompt": text})
         elif seq in change_at:
-            path = rng.choice(files)
+            path = NEEDLE_FILE if needle and seq == min(change_at) else rng.choice(files)
             added, removed = rng.randint(0, 40), rng.randint(0, 20)
             record.update(event="PostToolUse", kind="tool_result", tool="Edit", summary=f"Edit {path} (+{added} −{removed})",
                           files=[path], patches=[f"patches/{seq:04d}-Edit-x.patch"],
@@ -93,6 +98,8 @@ def write_session(store: Path, sid: str, start: float, events: int, changes: int
         else:
             word = rng.choices(VOCABULARY, cum_weights=CUM_WEIGHTS, k=2)
             command = f"pytest -q tests/test_{word[0]}.py -k {word[1]}"
+            if needle and seq == 3:
+                command = f"echo {NEEDLE_COMMAND}"
             failed = rng.random() < 0.05
             record.update(event="PostToolUseFailure" if failed else "PreToolUse",
                           kind="tool_error" if failed else "tool_call", tool="Bash", summary=f"Bash {command}",
@@ -108,8 +115,10 @@ def write_session(store: Path, sid: str, start: float, events: int, changes: int
     return len(lines)
 
 
-def build(store: Path, sessions: int, events_per_session: int, changes_per_session: int, seed: int = 1) -> dict:
-    """Write the journals and index them; returns counts and the reindex rate."""
+def build(store: Path, sessions: int, events_per_session: int, changes_per_session: int, seed: int = 1,
+          needles: int = 5) -> dict:
+    """Write the journals and index them; returns counts and the reindex rate. The
+    ``needles`` newest-but-one-day sessions carry the needle file, prompt and command."""
     rng = random.Random(seed)
     files = file_pool(rng)
     projects = [f"/home/dev/project{i:02d}" for i in range(20)]
@@ -117,10 +126,11 @@ def build(store: Path, sessions: int, events_per_session: int, changes_per_sessi
     total = 0
     started = time.perf_counter()
     days = sessions / SESSIONS_PER_DAY
-    for _ in range(sessions):
-        start = now - rng.uniform(0, days * 86400)
+    for i in range(sessions):
+        needle = i < needles
+        start = now - (rng.uniform(86400, 3 * 86400) if needle else rng.uniform(0, days * 86400))
         total += write_session(store, f"{rng.getrandbits(128):032x}", start, events_per_session,
-                               changes_per_session, rng.choice(projects), files, rng)
+                               changes_per_session, rng.choice(projects), files, rng, needle)
     written = time.perf_counter() - started
     started = time.perf_counter()
     indexed_sessions, indexed_events = reindex.reindex(str(store))
