@@ -11,13 +11,13 @@ from __future__ import annotations
 import os
 import re
 
-from auditlog import blobs, conversation, file_images, journal, paths
+from auditlog import blobs, conversation, file_images, head_watch, journal, paths
 from auditlog.digests import sha256_hex
 from auditlog.errors_log import report
 from auditlog.gitrefs import find_repo, relative_to_root
 from auditlog.observation import MISSING, FileEdit, Observation, ShellFileDiff
 from auditlog.patches import Patch, make_patch
-from auditlog.record import RECORD_VERSION, encode_record
+from auditlog.record import RECORD_VERSION, encode_record, line_hash
 
 PATCHES = "patches"
 SHELL_REPORTED_MARK = "shell-diff-reported"
@@ -117,15 +117,54 @@ class Capture:
                 }
                 line = encode_record(record)
                 journal.append_line(fd, line)
+                written = [(tail.size, line, record)]
+                if repo is not None:
+                    written += self._head_moves(fd, obs, folder, repo, received, written[0])
             finally:
                 os.close(fd)
-            self._after_journal(folder, record, patch_texts, tail.size, line)
+            self._after_journal(folder, written, patch_texts)
         return record
 
-    def _after_journal(self, folder: str, record: dict, patch_texts: dict, offset: int, line: bytes) -> None:
+    def _head_moves(
+        self, fd: int, obs: Observation, folder: str, repo: object, received: str, last: tuple[int, bytes, dict]
+    ) -> list[tuple[int, bytes, dict]]:
+        """Records for the commits made (and HEAD moves) since this session last looked,
+        each after the event that noticed them (still under the session lock, so two
+        parallel hooks never record one move twice)."""
+        out: list[tuple[int, bytes, dict]] = []
+        try:
+            found = head_watch.check(folder, self.home, repo, obs.event, obs.kind, obs.tool, obs.tool_use_id)
+            for partial in found:
+                offset, prev_line, prev_record = (out or [last])[-1]
+                before = self.redactions
+                payload = self._redact_json(partial["payload"])
+                record = {
+                    "v": RECORD_VERSION,
+                    "seq": prev_record["seq"] + 1,
+                    "ts": received,
+                    "agent": obs.agent,
+                    "session": obs.session_id,
+                    "event": partial["event"],
+                    "kind": partial["kind"],
+                    "cwd": obs.cwd,
+                    "summary": partial["summary"],
+                    "context": partial["context"],
+                    "redactions": (self.redactions - before) or None,
+                    "payload": payload,
+                    "prev": line_hash(prev_line),
+                }
+                line = encode_record(record)
+                journal.append_line(fd, line)
+                out.append((offset + len(prev_line) + 1, line, record))
+        except Exception as exc:  # the event itself is written: never lose its index rows over this
+            report(self.home, "git", f"{type(exc).__name__}: {exc}")
+        return out
+
+    def _after_journal(self, folder: str, written: list[tuple[int, bytes, dict]], patch_texts: dict) -> None:
         """Everything rebuildable from the journal: a failure here is reported, not fatal."""
         try:
-            conversation.append(folder, record, patch_texts)
+            for _offset, _line, record in written:
+                conversation.append(folder, record, patch_texts)
         except Exception as exc:
             report(self.home, "conversation", f"{type(exc).__name__}: {exc}")
         try:
@@ -133,7 +172,7 @@ class Capture:
 
             conn = index_schema.connect(self.home)
             try:
-                indexer.catch_up(conn, folder, record["session"], (offset, line, record))
+                indexer.catch_up(conn, folder, written[0][2]["session"], written)
             finally:
                 conn.close()
         except Exception as exc:

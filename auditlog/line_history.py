@@ -1,0 +1,140 @@
+"""Which recorded change last wrote each line of a file: the recorded changes replayed
+in order, carrying every line's author through each step by content.
+
+Content-addressed, so git's history does not matter: a step starts from the image its
+pre-image id names (wherever in the replay that image was made: another branch, before
+an amend or a rebase), and a pre-image nobody recorded making (an edit outside any
+session) is reached from the latest image by a diff whose new lines are "not recorded".
+A file is then mapped onto the nearest images the same way. Pure: images come from a
+reader, so the engine neither knows nor cares where blobs live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+NULL_OID = "0" * 40
+MAX_LEAVES = 8  # images other than the latest tried for lines it does not explain (merges)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One recorded change to the file (under any of its names)."""
+
+    key: object  # what the caller gets back for lines this step wrote
+    pre_oid: str | None
+    post_oid: str | None
+    pre_blob: str | None
+    post_blob: str | None
+
+
+Reader = Callable[[Step, str], "bytes | None"]  # (step, "pre" | "post") -> the image's bytes
+
+
+def split_lines(data: bytes | None) -> list[str]:
+    """Lines as the patches count them (a last line without newline is a line)."""
+    if not data:
+        return []
+    return data.decode("utf-8", "surrogateescape").splitlines()
+
+
+def match(old: Sequence[str], new: Sequence[str]) -> list[int | None]:
+    """For each line of ``new``, the index of the line of ``old`` it is (``None``: new).
+
+    Edits are local, so the common head and tail are matched by a plain scan and only
+    the middle goes to difflib (whose cost grows much faster than the file)."""
+    n_old, n_new = len(old), len(new)
+    head = 0
+    limit = min(n_old, n_new)
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[n_old - 1 - tail] == new[n_new - 1 - tail]:
+        tail += 1
+    out: list[int | None] = list(range(head)) + [None] * (n_new - head - tail)
+    out += range(n_old - tail, n_old)
+    mid_old, mid_new = old[head : n_old - tail], new[head : n_new - tail]
+    if mid_old and mid_new:
+        import difflib
+
+        for a, b, size in difflib.SequenceMatcher(None, mid_old, mid_new, autojunk=False).get_matching_blocks():
+            for k in range(size):
+                out[head + b + k] = head + a + k
+    return out
+
+
+def carry(old_lines: Sequence[str], old_attr: Sequence[object], new_lines: Sequence[str], fill: object) -> list:
+    """``new_lines``' authors: those of the lines they match in the old image, else ``fill``."""
+    known = len(old_attr)
+    return [old_attr[j] if j is not None and j < known else fill for j in match(old_lines, new_lines)]
+
+
+class Replay:
+    """The steps replayed: for every post-image id, each line's author (a step key, or
+    ``None`` for "not recorded")."""
+
+    def __init__(self, steps: Sequence[Step], read: Reader) -> None:
+        self.read = read
+        self.authors: dict[str, list] = {}
+        self.leaves: list[str] = []  # post-images no later step started from, newest last
+        self._lines: dict[str, list[str]] = {}  # images kept as lines: the leaves only
+        latest: str | None = None
+        for step in steps:
+            latest = self._apply(step, latest) or latest
+
+    def _image(self, oid: str, step: Step, side: str) -> list[str]:
+        if oid not in self._lines:
+            self._lines[oid] = split_lines(self.read(step, side))
+        return self._lines[oid]
+
+    def _apply(self, step: Step, latest: str | None) -> str | None:
+        if not step.post_oid or step.post_oid == NULL_OID or not step.post_blob:
+            return None  # a deletion (or an image not kept): nothing to carry forward
+        pre = step.pre_oid if step.pre_oid and step.pre_oid != NULL_OID else None
+        if pre is not None and pre in self.authors:
+            base_lines, base_authors = self._image(pre, step, "pre"), self.authors[pre]
+        elif pre is not None and step.pre_blob and latest is not None:
+            # Changed since the latest recorded image by someone no session recorded.
+            base_lines = self._image(pre, step, "pre")
+            base_authors = carry(self._lines[latest], self.authors[latest], base_lines, None)
+        elif pre is not None and step.pre_blob:
+            base_lines = self._image(pre, step, "pre")
+            base_authors = [None] * len(base_lines)
+        elif latest is not None:  # created again, or under a new name (a rename in a shell command)
+            base_lines, base_authors = self._lines[latest], self.authors[latest]
+        else:
+            base_lines, base_authors = [], []
+        post_lines = self._image(step.post_oid, step, "post")
+        self.authors[step.post_oid] = carry(base_lines, base_authors, post_lines, step.key)
+        self._retire(pre, step.post_oid)
+        return step.post_oid
+
+    def _retire(self, pre: str | None, post: str) -> None:
+        """Keep the lines of branch tips only (bounded memory on long histories)."""
+        if pre in self.leaves and pre != post:
+            self.leaves.remove(pre)
+            self._lines.pop(pre, None)
+        if post in self.leaves:
+            self.leaves.remove(post)
+        self.leaves.append(post)
+        del self.leaves[: -(MAX_LEAVES + 1)]
+        for oid in list(self._lines):
+            if oid not in self.leaves:
+                del self._lines[oid]
+
+    def attribute(self, lines: Sequence[str], oid: str) -> list:
+        """The authors of ``lines`` (a file whose blob id is ``oid``): exact when that
+        image was recorded; else carried from the latest image, and lines it does not
+        explain from the other recent tips (a merge of two sessions' branches)."""
+        if oid in self.authors:
+            return list(self.authors[oid])
+        out: list = [None] * len(lines)
+        for tip in reversed(self.leaves):
+            missing = [i for i, a in enumerate(out) if a is None]
+            if not missing:
+                break
+            carried = carry(self._lines[tip], self.authors[tip], lines, None)
+            for i in missing:
+                out[i] = carried[i]
+        return out
