@@ -53,7 +53,9 @@ def file_authors(store: Store, repo: RepoInfo, path: str, data: bytes, rev: str 
         except (OSError, ValueError):
             return None
 
-    steps = [Step(i, r["pre_oid"], r["post_oid"], r["pre_blob"], r["post_blob"]) for i, r in enumerate(rows)]
+    steps = [
+        Step(i, r["pre_oid"], r["post_oid"], r["pre_blob"], r["post_blob"], not r["via"]) for i, r in enumerate(rows)
+    ]
     replay = Replay(steps, read)
     keys = replay.attribute(split_lines(data), git_blob_oid(data))
     return [None if k is None else rows[k] for k in keys]
@@ -97,6 +99,16 @@ def blame(store: Store, file: str, line_range: str | None = None) -> list[BlameL
         if row is None:
             out.append(BlameLine(number, lines[number - 1]))
         else:
-            out.append(BlameLine(number, lines[number - 1], row["session"], row["seq"], row["ts"], row["path"],
-                                 row["tool"], row["prompt"]))
+            out.append(
+                BlameLine(
+                    number,
+                    lines[number - 1],
+                    row["session"],
+                    row["seq"],
+                    row["ts"],
+                    row["path"],
+                    row["tool"],
+                    row["prompt"],
+                )
+            )
     return out

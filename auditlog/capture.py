@@ -29,13 +29,14 @@ class PendingChange:
     with the whole file before and after (kept as blobs: net diffs and "the file as it
     stood after this step" are rebuilt from them)."""
 
-    __slots__ = ("after", "before", "patch", "path")
+    __slots__ = ("after", "before", "patch", "path", "via_git")
 
     def __init__(self, path: str, patch: Patch, before: bytes | None, after: bytes | None) -> None:
         self.path = path
         self.patch = patch
         self.before = before
         self.after = after
+        self.via_git = False  # git made it, moving HEAD (checkout, rebase, pull …): not the session's work
 
 
 class Capture:
@@ -90,6 +91,7 @@ class Capture:
             fd, tail = journal.open_for_append(folder)
             try:
                 seq = tail.last_seq + 1
+                move = self._look_at_head(obs, folder, repo, pending) if repo is not None else None
                 changes, patch_texts = self._write_patches(folder, seq, obs, pending)
                 context = repo.as_context() if repo and (obs.context_wanted or seq == 1) else None
                 record = {
@@ -118,46 +120,58 @@ class Capture:
                 line = encode_record(record)
                 journal.append_line(fd, line)
                 written = [(tail.size, line, record)]
-                if repo is not None:
-                    written += self._head_moves(fd, obs, folder, repo, received, written[0])
+                if move is not None:
+                    written += self._write_moves(fd, obs, move, received, written[0])
             finally:
                 os.close(fd)
             self._after_journal(folder, written, patch_texts)
         return record
 
-    def _head_moves(
-        self, fd: int, obs: Observation, folder: str, repo: object, received: str, last: tuple[int, bytes, dict]
-    ) -> list[tuple[int, bytes, dict]]:
-        """Records for the commits made (and HEAD moves) since this session last looked,
-        each after the event that noticed them (still under the session lock, so two
-        parallel hooks never record one move twice)."""
-        out: list[tuple[int, bytes, dict]] = []
+    def _look_at_head(
+        self, obs: Observation, folder: str, repo: object, pending: list[PendingChange]
+    ) -> head_watch.Move | None:
+        """Whether HEAD moved since this session last looked (under the session lock, so
+        two parallel hooks never record one move twice); if it did during a shell
+        command, the file changes git made with it are marked as git's, not the session's."""
         try:
-            found = head_watch.check(folder, self.home, repo, obs.event, obs.kind, obs.tool, obs.tool_use_id)
-            for partial in found:
-                offset, prev_line, prev_record = (out or [last])[-1]
-                before = self.redactions
-                payload = self._redact_json(partial["payload"])
-                record = {
-                    "v": RECORD_VERSION,
-                    "seq": prev_record["seq"] + 1,
-                    "ts": received,
-                    "agent": obs.agent,
-                    "session": obs.session_id,
-                    "event": partial["event"],
-                    "kind": partial["kind"],
-                    "cwd": obs.cwd,
-                    "summary": partial["summary"],
-                    "context": partial["context"],
-                    "redactions": (self.redactions - before) or None,
-                    "payload": payload,
-                    "prev": line_hash(prev_line),
-                }
-                line = encode_record(record)
-                journal.append_line(fd, line)
-                out.append((offset + len(prev_line) + 1, line, record))
-        except Exception as exc:  # the event itself is written: never lose its index rows over this
+            move = head_watch.check(folder, self.home, repo, obs.event, obs.kind, obs.tool, obs.tool_use_id)
+            if move is not None and pending and not obs.file_edits:
+                found = [(p.path, p.patch.pre_oid, p.patch.post_oid) for p in pending]
+                brought = head_watch.brought_by_git(move, self.home, repo, found)
+                for item in pending:
+                    item.via_git = item.path in brought
+            return move
+        except Exception as exc:  # never lose the event over this
             report(self.home, "git", f"{type(exc).__name__}: {exc}")
+            return None
+
+    def _write_moves(
+        self, fd: int, obs: Observation, move: head_watch.Move, received: str, last: tuple[int, bytes, dict]
+    ) -> list[tuple[int, bytes, dict]]:
+        """The move's records, each after the event that noticed it."""
+        out: list[tuple[int, bytes, dict]] = []
+        for partial in move.records:
+            offset, prev_line, prev_record = (out or [last])[-1]
+            before = self.redactions
+            payload = self._redact_json(partial["payload"])
+            record = {
+                "v": RECORD_VERSION,
+                "seq": prev_record["seq"] + 1,
+                "ts": received,
+                "agent": obs.agent,
+                "session": obs.session_id,
+                "event": partial["event"],
+                "kind": partial["kind"],
+                "cwd": obs.cwd,
+                "summary": partial["summary"],
+                "context": partial["context"],
+                "redactions": (self.redactions - before) or None,
+                "payload": payload,
+                "prev": line_hash(prev_line),
+            }
+            line = encode_record(record)
+            journal.append_line(fd, line)
+            out.append((offset + len(prev_line) + 1, line, record))
         return out
 
     def _after_journal(self, folder: str, written: list[tuple[int, bytes, dict]], patch_texts: dict) -> None:
@@ -297,6 +311,8 @@ class Capture:
             }
             if item.patch.binary:
                 change["binary"] = True
+            if item.via_git:
+                change["via"] = "git"
             changes.append(change)
             texts[rel] = item.patch.text
         return changes, texts

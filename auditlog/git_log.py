@@ -87,8 +87,9 @@ def resolve(repo: RepoInfo, home: str, rev: str) -> str | None:
     if not rev or rev.startswith("-"):
         return None
     try:
-        out = run_git(repo, git_env(repo, home, None), "rev-parse", "--verify", "--quiet", "--end-of-options",
-                      f"{rev}^{{commit}}")
+        out = run_git(
+            repo, git_env(repo, home, None), "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"
+        )
     except OSError:
         return None
     return out.decode().strip() or None
@@ -105,8 +106,9 @@ def former_names(repo: RepoInfo, home: str, path: str, rev: str = "HEAD") -> lis
 
     names = [path]
     try:
-        out = run_git(repo, git_env(repo, home, None), "log", "--follow", "-z", "--name-only", "--format=", rev,
-                      "--", path)
+        out = run_git(
+            repo, git_env(repo, home, None), "log", "--follow", "-z", "--name-only", "--format=", rev, "--", path
+        )
     except OSError:
         return names
     for raw in out.split(b"\0"):
@@ -129,3 +131,24 @@ def blobs(repo: RepoInfo, home: str, names: list[str]) -> dict[str, bytes]:
     from auditlog.tree_snapshot import cat_blobs, git_env
 
     return cat_blobs(repo, git_env(repo, home, None), names)
+
+
+def blob_ids(repo: RepoInfo, home: str, names: list[str]) -> dict[str, str]:
+    """Object ids of ``REV:PATH`` names (those that exist), in one ``cat-file --batch-check``."""
+    from auditlog.tree_snapshot import git_env, run_git
+
+    if not names:
+        return {}
+    out = run_git(
+        repo,
+        git_env(repo, home, None),
+        "cat-file",
+        "--batch-check=%(objectname) %(objecttype)",
+        stdin="".join(n + "\n" for n in names).encode("utf-8", "surrogateescape"),
+    )
+    found = {}
+    for name, line in zip(names, out.decode("utf-8", "replace").splitlines(), strict=False):
+        oid, _, kind = line.partition(" ")
+        if kind == "blob":
+            found[name] = oid
+    return found

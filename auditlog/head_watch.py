@@ -25,7 +25,7 @@ from auditlog.gitrefs import RepoInfo
 from auditlog.record import utc_timestamp
 
 STATE_FILE = "git-head.json"
-SLACK_SECONDS = 2.0  # committer times are whole seconds
+SLACK_SECONDS = 1.0  # committer times are whole seconds
 MAX_COMMITS = 100  # recorded per move; a larger batch is counted in the HeadMoved event
 MAX_LISTED = 1000  # commits git is asked for at most
 AFTER_TOOL_KINDS = frozenset(("tool_result", "tool_error", "tool_batch"))
@@ -39,13 +39,30 @@ def _where(branch: str | None, head: str | None) -> str:
     return f"{branch or '(detached)'} @ {_short(head)}"
 
 
-def check(folder: str, home: str, repo: RepoInfo, event: str, kind: str, tool: str | None,
-          tool_use_id: str | None) -> list[dict]:
-    """Records to append for a HEAD move since this session last looked (usually none).
+class Move:
+    """HEAD moved since the session last looked: the records to append (partial: ``event``,
+    ``kind``, ``summary``, ``context``, ``payload``; the caller, holding the session lock,
+    numbers, chains and writes them), and the ``(path, blob id)`` pairs of the commits
+    made and of those that only arrived, to tell the session's file changes from git's."""
 
-    Each is a partial record (``event``, ``kind``, ``summary``, ``context``, ``payload``);
-    the caller, holding the session lock, numbers, chains and writes them.
-    """
+    __slots__ = ("arrived", "made", "new", "old", "records")
+
+    def __init__(self, old: str | None, new: str | None) -> None:
+        self.old = old
+        self.new = new
+        self.records: list[dict] = []
+        self.made: set[tuple[str, str]] = set()
+        self.arrived: set[tuple[str, str]] = set()
+
+
+def _pairs(commits: list[dict]) -> set[tuple[str, str]]:
+    return {(f["path"], f["oid"]) for c in commits for f in c["files"]}
+
+
+def check(
+    folder: str, home: str, repo: RepoInfo, event: str, kind: str, tool: str | None, tool_use_id: str | None
+) -> Move | None:
+    """The HEAD move since this session last looked (usually ``None``: it did not move)."""
     path = os.path.join(folder, STATE, STATE_FILE)
     now = {"root": repo.root, "branch": repo.branch, "head": repo.head}
     try:
@@ -56,21 +73,24 @@ def check(folder: str, home: str, repo: RepoInfo, event: str, kind: str, tool: s
         seen, last_look = None, 0.0
     if seen == now:
         os.utime(path)  # the time of this look: the next move's commits are those made since
-        return []
+        return None
     paths.ensure_dir(os.path.join(folder, STATE))
     paths.write_private_file(path, json.dumps(now).encode())
     if not seen or seen.get("root") != repo.root or not repo.head:
-        return []  # the first look at this repository: a baseline, recorded as the event's context
+        return None  # the first look at this repository: a baseline, recorded as the event's context
     detected = {"event": event, "tool": tool, "tool_use_id": tool_use_id}
-    by_agent = kind in AFTER_TOOL_KINDS
+    move = Move(seen.get("head"), repo.head)
     try:
-        return _move_records(home, repo, seen, last_look - SLACK_SECONDS, detected, by_agent)
+        _list_commits(move, home, repo, seen, last_look - SLACK_SECONDS, detected, kind in AFTER_TOOL_KINDS)
     except (OSError, ValueError) as exc:
         report(home, "git", f"HEAD moved to {_short(repo.head)} but its commits could not be listed: {exc}")
-        return [_head_record(repo, seen, [], detected, f"commits not listed: {exc}")]
+        move.records = [_head_record(repo, seen, [], detected, f"commits not listed: {exc}")]
+    return move
 
 
-def _move_records(home: str, repo: RepoInfo, seen: dict, since: float, detected: dict, by_agent: bool) -> list[dict]:
+def _list_commits(
+    move: Move, home: str, repo: RepoInfo, seen: dict, since: float, detected: dict, by_agent: bool
+) -> None:
     from auditlog import git_log
 
     old = seen.get("head")
@@ -84,11 +104,33 @@ def _move_records(home: str, repo: RepoInfo, seen: dict, since: float, detected:
     threshold = utc_timestamp(since)
     made = [c for c in gained if c["committer_time"] >= threshold]
     arrived = [c for c in gained if c["committer_time"] < threshold]
-    records = [_commit_record(repo, c, old, detected, by_agent) for c in reversed(made[:MAX_COMMITS])]
+    move.made, move.arrived = _pairs(made), _pairs(arrived)
+    move.records = [_commit_record(repo, c, old, detected, by_agent) for c in reversed(made[:MAX_COMMITS])]
     note = f"{len(made) - MAX_COMMITS} more new commits not recorded one by one" if len(made) > MAX_COMMITS else ""
     if arrived or not made or note or seen.get("branch") != repo.branch:
-        records.append(_head_record(repo, seen, arrived, detected, note))
-    return records
+        move.records.append(_head_record(repo, seen, arrived, detected, note))
+
+
+def brought_by_git(move: Move, home: str, repo: RepoInfo, changes: list[tuple[str, str, str]]) -> set[str]:
+    """Which of a shell command's file changes (path, pre-image id, post-image id) git made
+    as it moved HEAD (a checkout, reset, rebase, merge or pull) rather than the session:
+    the file was as the old HEAD has it and is now as the new HEAD has it, and no commit
+    made in this move (alone) explains the new content. ``sed -i f && git commit -a``
+    stays the session's: its commit is made here and holds the new content."""
+    if not move.old or not move.new or not changes:
+        return set()
+    from auditlog import git_log
+    from auditlog.patches import NULL_OID
+
+    ids = git_log.blob_ids(repo, home, [f"{rev}:{c[0]}" for c in changes for rev in (move.old, move.new)])
+    out = set()
+    for path, pre, post in changes:
+        was_clean = ids.get(f"{move.old}:{path}", NULL_OID) == pre
+        now_clean = ids.get(f"{move.new}:{path}", NULL_OID) == post
+        own = (path, post) in move.made and (path, post) not in move.arrived
+        if was_clean and now_clean and not own:
+            out.add(path)
+    return out
 
 
 def _commit_record(repo: RepoInfo, commit: dict, old: str | None, detected: dict, by_agent: bool) -> dict:
@@ -119,5 +161,10 @@ def _head_record(repo: RepoInfo, seen: dict, arrived: list[dict], detected: dict
         "note": note or None,
         "detected": detected,
     }
-    return {"event": "HeadMoved", "kind": "other", "summary": what + (f"; {note}" if note else ""),
-            "context": repo.as_context(), "payload": payload}
+    return {
+        "event": "HeadMoved",
+        "kind": "other",
+        "summary": what + (f"; {note}" if note else ""),
+        "context": repo.as_context(),
+        "payload": payload,
+    }

@@ -132,7 +132,8 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
             changes.append(_row(session, seq, ts, path, path.rsplit("/", 1)[-1], change.get("op"),
                                 change.get("added", 0), change.get("removed", 0), 1 if change.get("binary") else 0,
                                 change.get("patch"), change.get("patch_sha256"), change.get("post_oid"),
-                                change.get("pre_oid"), change.get("pre_blob"), change.get("post_blob")))
+                                change.get("pre_oid"), change.get("pre_blob"), change.get("post_blob"),
+                                change.get("via")))
             row["added"] += int(change.get("added", 0))
             row["removed"] += int(change.get("removed", 0))
             new_paths[_storable(path)] = None
@@ -150,8 +151,8 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
         conn.executemany("INSERT OR REPLACE INTO prompts (session, seq, ts, text) VALUES (?, ?, ?, ?)", prompts)
     if changes:
         conn.executemany("INSERT OR REPLACE INTO changes (session, seq, ts, path, name, op, added, removed, binary,"
-                         " patch, patch_sha256, post_oid, pre_oid, pre_blob, post_blob)"
-                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         " patch, patch_sha256, post_oid, pre_oid, pre_blob, post_blob, via)"
+                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          changes)
     if commits:
         conn.executemany("INSERT OR REPLACE INTO commits (session, seq, ts, sha, project, branch, parents, subject,"

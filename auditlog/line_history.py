@@ -27,6 +27,7 @@ class Step:
     post_oid: str | None
     pre_blob: str | None
     post_blob: str | None
+    authored: bool = True  # False: git made it moving HEAD; its new lines stay "not recorded"
 
 
 Reader = Callable[[Step, str], "bytes | None"]  # (step, "pre" | "post") -> the image's bytes
@@ -94,19 +95,16 @@ class Replay:
         pre = step.pre_oid if step.pre_oid and step.pre_oid != NULL_OID else None
         if pre is not None and pre in self.authors:
             base_lines, base_authors = self._image(pre, step, "pre"), self.authors[pre]
-        elif pre is not None and step.pre_blob and latest is not None:
-            # Changed since the latest recorded image by someone no session recorded.
-            base_lines = self._image(pre, step, "pre")
-            base_authors = carry(self._lines[latest], self.authors[latest], base_lines, None)
         elif pre is not None and step.pre_blob:
+            # Changed since the recorded images by someone no session recorded.
             base_lines = self._image(pre, step, "pre")
-            base_authors = [None] * len(base_lines)
+            base_authors = self._from_tips(base_lines)
         elif latest is not None:  # created again, or under a new name (a rename in a shell command)
             base_lines, base_authors = self._lines[latest], self.authors[latest]
         else:
             base_lines, base_authors = [], []
         post_lines = self._image(step.post_oid, step, "post")
-        self.authors[step.post_oid] = carry(base_lines, base_authors, post_lines, step.key)
+        self.authors[step.post_oid] = carry(base_lines, base_authors, post_lines, step.key if step.authored else None)
         self._retire(pre, step.post_oid)
         return step.post_oid
 
@@ -126,9 +124,14 @@ class Replay:
     def attribute(self, lines: Sequence[str], oid: str) -> list:
         """The authors of ``lines`` (a file whose blob id is ``oid``): exact when that
         image was recorded; else carried from the latest image, and lines it does not
-        explain from the other recent tips (a merge of two sessions' branches)."""
+        explain from the other recent tips (a merge of two sessions' branches); "not
+        recorded" for the rest."""
         if oid in self.authors:
             return list(self.authors[oid])
+        return self._from_tips(lines)
+
+    def _from_tips(self, lines: Sequence[str]) -> list:
+        """Authors carried from the newest tip, then from older ones for what it leaves."""
         out: list = [None] * len(lines)
         for tip in reversed(self.leaves):
             missing = [i for i, a in enumerate(out) if a is None]

@@ -119,8 +119,11 @@ def m001_initial(db: sqlite_utils.Database) -> None:
 # pre-image). The empty file is no evidence of authorship and links nothing. Written
 # once here for the view, and used by the query API for commits read from git.
 EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
-CONTAINS_WRITE = f"f.status != 'D' AND c.path = f.path AND c.post_oid = f.oid AND f.oid != '{EMPTY_BLOB}'"
-CONTAINS_DELETE = "f.status = 'D' AND c.path = f.path AND c.op = 'delete' AND c.pre_oid = f.pre_oid"
+# Changes git made while moving HEAD (``via = 'git'``: a checkout, rebase, pull) are nobody's work.
+CONTAINS_WRITE = (
+    f"f.status != 'D' AND c.path = f.path AND c.post_oid = f.oid AND f.oid != '{EMPTY_BLOB}' AND c.via IS NULL"
+)
+CONTAINS_DELETE = "f.status = 'D' AND c.path = f.path AND c.op = 'delete' AND c.pre_oid = f.pre_oid AND c.via IS NULL"
 
 
 def m002_git(db: sqlite_utils.Database) -> None:
@@ -153,7 +156,7 @@ def m002_git(db: sqlite_utils.Database) -> None:
         foreign_keys=[("session", "sessions", "id")],
     )
     db["commit_files"].create_index(["sha"])
-    for column in ("pre_oid", "pre_blob", "post_blob"):  # lineage and whole images, for blame
+    for column in ("pre_oid", "pre_blob", "post_blob", "via"):  # lineage and whole images, for blame
         db["changes"].add_column(column, str)
     db["changes"].create_index(["path", "pre_oid"])
     db.execute(

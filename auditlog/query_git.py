@@ -41,9 +41,18 @@ def commit_from_log(entry: dict, recorded: dict | None = None) -> Commit:
     )
     recorded = recorded or {}
     return Commit(
-        entry["sha"], tuple(entry.get("parents") or ()), entry.get("subject") or "", entry.get("author") or "",
-        entry.get("author_email") or "", entry.get("author_time") or "", entry.get("committer_time") or "", files,
-        recorded.get("session"), recorded.get("seq"), recorded.get("ts"), recorded.get("branch"),
+        entry["sha"],
+        tuple(entry.get("parents") or ()),
+        entry.get("subject") or "",
+        entry.get("author") or "",
+        entry.get("author_email") or "",
+        entry.get("author_time") or "",
+        entry.get("committer_time") or "",
+        files,
+        recorded.get("session"),
+        recorded.get("seq"),
+        recorded.get("ts"),
+        recorded.get("branch"),
         bool(recorded.get("by_agent")),
     )
 
@@ -117,8 +126,12 @@ class GitQueries:
             entries = git_log.log(repo, self.home, revs, max_count)
         except OSError as exc:
             raise _git_error(str(exc)) from None
-        recorded = {c.sha: c for c in self._recorded(
-            "sha IN (SELECT value FROM json_each(?))", [json.dumps([e["sha"] for e in entries])])}
+        recorded = {
+            c.sha: c
+            for c in self._recorded(
+                "sha IN (SELECT value FROM json_each(?))", [json.dumps([e["sha"] for e in entries])]
+            )
+        }
         return [commit_from_log(e, recorded[e["sha"]].__dict__ if e["sha"] in recorded else None) for e in entries]
 
     def range_commits(self, spec: str, where: str | None = None) -> list[Commit]:
@@ -159,7 +172,7 @@ class GitQueries:
         """Every recorded change to any of ``paths``, in time order, with its image ids
         and blobs, session folder and project, tool, and the prompt before it (for blame)."""
         return self._rows(
-            "SELECT c.session, c.seq, c.ts, c.path, c.pre_oid, c.post_oid, c.pre_blob, c.post_blob, s.folder,"
+            "SELECT c.session, c.seq, c.ts, c.path, c.pre_oid, c.post_oid, c.pre_blob, c.post_blob, c.via, s.folder,"
             " s.project, e.tool, (SELECT p.text FROM prompts p WHERE p.session = c.session AND p.seq < c.seq"
             "  ORDER BY p.seq DESC LIMIT 1) AS prompt"
             " FROM changes c JOIN sessions s ON s.id = c.session"
@@ -178,8 +191,10 @@ class GitQueries:
     def sessions_by_commit(self, commits: list[Commit]) -> dict[str, set[str]]:
         """Per commit id, the sessions that made it or whose changes it contains."""
         found: dict[str, set[str]] = {}
-        made = self._rows("SELECT DISTINCT sha, session FROM commits WHERE sha IN (SELECT value FROM json_each(?))",
-                          [json.dumps([c.sha for c in commits])])
+        made = self._rows(
+            "SELECT DISTINCT sha, session FROM commits WHERE sha IN (SELECT value FROM json_each(?))",
+            [json.dumps([c.sha for c in commits])],
+        )
         for row in [*made, *self.contained_changes(commits)]:
             found.setdefault(row["sha"], set()).add(row["session"])
         return found
@@ -192,8 +207,10 @@ class GitQueries:
         """These sessions, newest first."""
         from auditlog.query import _summary
 
-        rows = self._rows("SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY started DESC",
-                          [json.dumps(sorted(ids))])
+        rows = self._rows(
+            "SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY started DESC",
+            [json.dumps(sorted(ids))],
+        )
         return [_summary(r) for r in rows]
 
     def sessions_for_commit(self, ref: str, where: str | None = None) -> list[SessionSummary]:

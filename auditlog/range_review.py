@@ -88,8 +88,11 @@ def _unexplained_section(accounts: list[FileAccount]) -> list[str]:
     if not flagged:
         return [*lines, "Every line this range adds was written by a recorded session.", ""]
     total = sum(len(r[1]) for a in flagged for r in a.unexplained)
-    lines += [f"{total} added line(s) in {len(flagged)} file(s) were written by no recorded session "
-              "(a person's edit, or an agent auditlog did not capture):", ""]
+    lines += [
+        f"{total} added line(s) in {len(flagged)} file(s) were written by no recorded session "
+        "(a person's edit, or an agent auditlog did not capture):",
+        "",
+    ]
     for account in flagged:
         if account.status == "D":
             lines += [f"- `{account.path}`: deleted, and no recorded session deleted it", ""]
