@@ -170,4 +170,4 @@ class BlameLine:
     prompt: str | None = None
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        return dict(vars(self))  # flat: asdict's deep copy costs more than blame on long files
