@@ -107,7 +107,7 @@ class GitQueries:
             found = git_log.log(repo, self.home, [full], 1)
             recorded = self._recorded("sha = ?", [full])
             if found:
-                return commit_from_log(found[0], recorded[0].__dict__ if recorded else None)
+                return commit_from_log(found[0], vars(recorded[0]) if recorded else None)
         escaped = ref.strip().lower().replace("%", "").replace("_", "")
         recorded = self._recorded("sha LIKE ?", [escaped + "%"]) if len(escaped) >= 4 else []
         shas = {c.sha for c in recorded}
@@ -132,7 +132,7 @@ class GitQueries:
                 "sha IN (SELECT value FROM json_each(?))", [json.dumps([e["sha"] for e in entries])]
             )
         }
-        return [commit_from_log(e, recorded[e["sha"]].__dict__ if e["sha"] in recorded else None) for e in entries]
+        return [commit_from_log(e, vars(recorded[e["sha"]]) if e["sha"] in recorded else None) for e in entries]
 
     def range_commits(self, spec: str, where: str | None = None) -> list[Commit]:
         """The commits of ``BASE..HEAD`` (``BASE`` alone means ``BASE..HEAD``), oldest first."""

@@ -201,3 +201,51 @@ def test_parallel_hooks_record_one_move_once(repo: Path, store: Path) -> None:
     for h in hooks:
         h.communicate(payload, timeout=60)
     assert [c["payload"]["subject"] for c in commit_events(store, "s-parallel")] == ["p"]
+
+
+def test_an_unmoved_head_costs_no_git(repo: Path, store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from auditlog import git_log, head_watch
+    from auditlog.gitrefs import find_repo
+
+    folder = store / "sessions" / "in-process"
+    folder.mkdir(parents=True)
+
+    def look() -> head_watch.Move | None:
+        return head_watch.check(str(folder), str(store), find_repo(str(repo)), "Stop", "assistant", None, None)
+
+    def no_git(*args: object, **kwargs: object) -> list:
+        raise AssertionError("git ran although HEAD did not move")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(git_log, "log", no_git)
+        assert look() is None  # the first look: a baseline
+        assert look() is None
+    (repo / "n.txt").write_text("n\n")
+    git(repo, "add", "n.txt")
+    git(repo, "commit", "-qm", "n")
+    move = look()
+    assert move is not None and [r["payload"]["subject"] for r in move.records] == ["n"]
+    assert move.records[0]["payload"]["by_agent"] is False and look() is None
+
+
+def test_the_read_api_gives_commits_and_their_sessions(
+    repo: Path, store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from auditlog.query import SessionFilter, Store
+
+    s = ClaudeSession(repo, "s-api")
+    s.start()
+    s.prompt("commit a file")
+    s.write("api.txt", "api\n")
+    s.bash("git add api.txt && git commit -qm 'api file'")
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    monkeypatch.chdir(repo)
+    with Store(str(store)) as api:
+        (commit,) = api.commits("s-api")
+        assert commit.sha == sha and commit.session == "s-api" and commit.by_agent and commit.branch == "main"
+        assert [(f.path, f.status) for f in commit.files] == [("api.txt", "A")]
+        assert [x.id for x in api.sessions_for_commit(sha[:7])] == ["s-api"]
+        assert api.commit("HEAD").session == "s-api"
+        assert [(r["session"], r["path"]) for r in api.contained_changes([commit])] == [("s-api", "api.txt")]
+        assert [x.id for x in api.sessions(SessionFilter(commit=sha, prompt="commit"))] == ["s-api"]
+        assert api.sessions(SessionFilter(commit="HEAD~1")) == []
