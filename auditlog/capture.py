@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 
-from auditlog import blobs, checkpoints, conversation, file_images, journal, paths
+from auditlog import blobs, checkpoints, conversation, file_images, head_watch, journal, paths
 from auditlog.digests import sha256_hex
 from auditlog.errors_log import report
 from auditlog.gitrefs import find_repo, relative_to_root
@@ -29,13 +29,14 @@ class PendingChange:
     with the whole file before and after (kept as blobs: net diffs and "the file as it
     stood after this step" are rebuilt from them)."""
 
-    __slots__ = ("after", "before", "patch", "path")
+    __slots__ = ("after", "before", "patch", "path", "via_git")
 
     def __init__(self, path: str, patch: Patch, before: bytes | None, after: bytes | None) -> None:
         self.path = path
         self.patch = patch
         self.before = before
         self.after = after
+        self.via_git = False  # git made it, moving HEAD (checkout, rebase, pull …): not the session's work
 
 
 class Capture:
@@ -86,6 +87,7 @@ class Capture:
             fd, tail = journal.open_for_append(folder)
             try:
                 seq = tail.last_seq + 1
+                move = self._look_at_head(obs, folder, repo, pending) if repo is not None else None
                 changes, patch_texts = self._write_patches(folder, seq, obs, pending)
                 context = repo.as_context() if repo and (obs.context_wanted or seq == 1) else None
                 record = {
@@ -113,18 +115,76 @@ class Capture:
                 }
                 line = encode_record(record)
                 journal.append_line(fd, line)
+                written = [(tail.size, line, record)]
+                if move is not None:
+                    written += self._write_moves(fd, obs, move, received, written[0])
             finally:
                 os.close(fd)
-            if self.key is not None and checkpoints.due(seq, obs.kind):
-                checkpoints.write(self.home, self.key, os.path.basename(folder), obs.session_id, seq,
-                                  line_hash(line), received)
-            self._after_journal(folder, record, patch_texts, tail.size, line)
+            self._checkpoint(folder, written, received)
+            self._after_journal(folder, written, patch_texts)
         return record
 
-    def _after_journal(self, folder: str, record: dict, patch_texts: dict, offset: int, line: bytes) -> None:
+    def _checkpoint(self, folder: str, written: list[tuple[int, bytes, dict]], received: str) -> None:
+        """Sign a checkpoint when one of the records just written is due one."""
+        if self.key is None:
+            return
+        for _offset, line, record in written:
+            if checkpoints.due(record["seq"], record["kind"]):
+                checkpoints.write(self.home, self.key, os.path.basename(folder), record["session"], record["seq"],
+                                  line_hash(line), received)
+
+    def _look_at_head(
+        self, obs: Observation, folder: str, repo: object, pending: list[PendingChange]
+    ) -> head_watch.Move | None:
+        """Whether HEAD moved since this session last looked (under the session lock, so
+        two parallel hooks never record one move twice); if it did during a shell
+        command, the file changes git made with it are marked as git's, not the session's."""
+        try:
+            move = head_watch.check(folder, self.home, repo, obs.event, obs.kind, obs.tool, obs.tool_use_id)
+            if move is not None and pending and not obs.file_edits:
+                found = [(p.path, p.patch.pre_oid, p.patch.post_oid) for p in pending]
+                brought = head_watch.brought_by_git(move, self.home, repo, found)
+                for item in pending:
+                    item.via_git = item.path in brought
+            return move
+        except Exception as exc:  # never lose the event over this
+            report(self.home, "git", f"{type(exc).__name__}: {exc}")
+            return None
+
+    def _write_moves(
+        self, fd: int, obs: Observation, move: head_watch.Move, received: str, last: tuple[int, bytes, dict]
+    ) -> list[tuple[int, bytes, dict]]:
+        """The move's records, each after the event that noticed it."""
+        out: list[tuple[int, bytes, dict]] = []
+        for partial in move.records:
+            offset, prev_line, prev_record = (out or [last])[-1]
+            before = self.redactions
+            payload = self._redact_json(partial["payload"])
+            record = {
+                "v": RECORD_VERSION,
+                "seq": prev_record["seq"] + 1,
+                "ts": received,
+                "agent": obs.agent,
+                "session": obs.session_id,
+                "event": partial["event"],
+                "kind": partial["kind"],
+                "cwd": obs.cwd,
+                "summary": partial["summary"],
+                "context": partial["context"],
+                "redactions": (self.redactions - before) or None,
+                "payload": payload,
+                "prev": line_hash(prev_line),
+            }
+            line = encode_record(record)
+            journal.append_line(fd, line)
+            out.append((offset + len(prev_line) + 1, line, record))
+        return out
+
+    def _after_journal(self, folder: str, written: list[tuple[int, bytes, dict]], patch_texts: dict) -> None:
         """Everything rebuildable from the journal: a failure here is reported, not fatal."""
         try:
-            conversation.append(folder, record, patch_texts)
+            for _offset, _line, record in written:
+                conversation.append(folder, record, patch_texts)
         except Exception as exc:
             report(self.home, "conversation", f"{type(exc).__name__}: {exc}")
         try:
@@ -132,7 +192,7 @@ class Capture:
 
             conn = index_schema.connect(self.home)
             try:
-                indexer.catch_up(conn, folder, record["session"], (offset, line, record))
+                indexer.catch_up(conn, folder, written[0][2]["session"], written)
             finally:
                 conn.close()
         except Exception as exc:
@@ -268,6 +328,8 @@ class Capture:
             }
             if item.patch.binary:
                 change["binary"] = True
+            if item.via_git:
+                change["via"] = "git"
             changes.append(change)
             texts[rel] = item.patch.text
         return changes, texts

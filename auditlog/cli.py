@@ -94,6 +94,8 @@ def _add_query_commands(sub: argparse._SubParsersAction) -> None:
         "agent, prompts, files changed, +/- lines, first prompt.",
     )
     _add_filters(p)
+    p.add_argument("--commit", metavar="SHA", help="made this commit, or their changes are in it (docs/git.md)")
+    p.add_argument("--branch", metavar="NAME", help="behind the commits of this branch (docs/git.md)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler="auditlog.cli_query:cmd_sessions")
     p = sub.add_parser(
@@ -144,11 +146,24 @@ def _add_query_commands(sub: argparse._SubParsersAction) -> None:
         help="Markdown for a pull-request description",
         description="Markdown for a pull-request description: what was asked, files changed, "
         "commands and failures, tests and their outcome, the net diff folded in <details>, and the "
-        "chain head with the command that verifies it.",
+        "chain head with the command that verifies it. With --range, the same for every session whose "
+        "changes landed in the commits of BASE..HEAD (in the repository of the current folder), and "
+        "the lines of the branch's diff that no recorded session wrote.",
     )
     p.add_argument("session", metavar="SESSION", nargs="?")
+    p.add_argument("--range", metavar="BASE..HEAD", help="review the commits of this range instead of one session")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     p.set_defaults(handler="auditlog.cli_export:cmd_review")
+    p = sub.add_parser(
+        "blame",
+        help="which session and prompt last wrote each line of a file",
+        description="For each line of FILE as it is now, the session, prompt and time of the "
+        "recorded change that last wrote it, or 'not recorded'. Follows the renames git detects.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-L", dest="lines", metavar="START,END", help="only these lines (also START,+COUNT or START,)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler="auditlog.cli_git:cmd_blame")
     p = sub.add_parser(
         "export",
         help="sessions as jsonl, md, csv or html",

@@ -25,11 +25,15 @@ def _write_text(path: str | None, text: str) -> None:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    if not args.session:
-        raise QueryError("give a SESSION (an id, a unique prefix, or 'last')")
+    if bool(args.session) == bool(args.range):
+        raise QueryError("give a SESSION (an id, a unique prefix, or 'last') or --range BASE..HEAD, not both")
     with Store() as store:
-        session = store.resolve(args.session)
-        text = session_review(store, session)
+        if args.range:
+            from auditlog.range_review import range_review
+
+            text = range_review(store, args.range)
+        else:
+            text = session_review(store, store.resolve(args.session))
     _write_text(args.output, text)
     return 0
 

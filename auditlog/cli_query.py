@@ -24,6 +24,9 @@ from auditlog.query import SessionFilter, Store
 
 
 def session_filter(args: argparse.Namespace) -> SessionFilter:
+    import os
+
+    project = args.project if args.project and os.path.isdir(os.path.expanduser(args.project)) else None
     return SessionFilter(
         since=args.since,
         until=args.until,
@@ -34,6 +37,9 @@ def session_filter(args: argparse.Namespace) -> SessionFilter:
         tool=args.tool,
         failed=args.failed,
         limit=args.limit or None,
+        commit=getattr(args, "commit", None),
+        branch=getattr(args, "branch", None),
+        repo=project,  # the repository --commit and --branch read (default: the current folder)
     )
 
 
@@ -47,7 +53,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         console.print(
             "No sessions match."
             if any(
-                vars(args).get(k) for k in ("since", "until", "file", "prompt", "project", "agent", "tool", "failed")
+                vars(args).get(k)
+                for k in ("since", "until", "file", "prompt", "project", "agent", "tool", "failed", "commit", "branch")
             )
             else "No sessions recorded yet."
         )

@@ -120,6 +120,8 @@ def render(record: dict, patch_texts: dict[str, str]) -> str:
         return f"\n*{time_of_day} · {record.get('summary', '')}*\n"
     if kind in ("permission", "notification"):
         return f"- ⚑ {who}{record.get('summary', '')}\n"
+    if kind == "commit":
+        return f"- ⎇ {who}{record.get('summary', '')}\n"
     if kind == "other":
         return f"- · {who}{record.get('summary', '') or event}\n"
     return ""

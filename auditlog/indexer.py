@@ -90,6 +90,8 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
     session = batch[0][2]["session"]
     row = _current_session(conn, session, folder, batch[0][2])
     events, prompts, changes, search = [], [], [], []
+    commits: list[tuple] = []
+    commit_files: list[tuple] = []
     new_paths: dict[str, None] = {}
     last_prompt = conn.execute("SELECT max(seq) FROM prompts WHERE session = ?", (session,)).fetchone()[0]
     for offset, line, record in batch:
@@ -123,6 +125,8 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
             row["branch"] = context.get("branch") or row["branch"]
             row["head_start"] = row["head_start"] or context.get("head")
             row["head_end"] = context.get("head") or row["head_end"]
+        if kind == "commit" and _s(payload.get("sha")):
+            _commit_rows(session, seq, ts, payload, context or {}, commits, commit_files)
         if record.get("cwd") and not row["cwd"]:
             row["cwd"] = _storable(record["cwd"])
         for change in record.get("changes") or []:
@@ -130,7 +134,8 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
             changes.append(_row(session, seq, ts, path, path.rsplit("/", 1)[-1], change.get("op"),
                                 change.get("added", 0), change.get("removed", 0), 1 if change.get("binary") else 0,
                                 change.get("patch"), change.get("patch_sha256"), change.get("post_oid"),
-                                record.get("tool"), last_prompt))
+                                record.get("tool"), last_prompt, change.get("pre_oid"), change.get("pre_blob"),
+                                change.get("post_blob"), change.get("via")))
             row["added"] += int(change.get("added", 0))
             row["removed"] += int(change.get("removed", 0))
             new_paths[_storable(path)] = None
@@ -148,16 +153,38 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
         conn.executemany("INSERT OR REPLACE INTO prompts (session, seq, ts, text) VALUES (?, ?, ?, ?)", prompts)
     if changes:
         conn.executemany("INSERT OR REPLACE INTO changes (session, seq, ts, path, name, op, added, removed, binary,"
-                         " patch, patch_sha256, post_oid, tool, prompt_seq)"
-                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", changes)
+                         " patch, patch_sha256, post_oid, tool, prompt_seq, pre_oid, pre_blob, post_blob, via)"
+                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         changes)
+    if commits:
+        conn.executemany("INSERT OR REPLACE INTO commits (session, seq, ts, sha, project, branch, parents, subject,"
+                         " author, author_email, author_time, committer_time, by_agent, files)"
+                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", commits)
+        conn.executemany("INSERT OR REPLACE INTO commit_files (session, sha, path, old_path, status, oid, pre_oid)"
+                         " VALUES (?, ?, ?, ?, ?, ?, ?)", commit_files)
     if search:
         conn.executemany("INSERT INTO search (text, session, seq, kind) VALUES (?, ?, ?, ?)", search)
     conn.execute(_UPSERT_SESSION, tuple(row[c] for c in SESSION_COLUMNS))
 
 
+def _commit_rows(session: str, seq: int, ts: str, commit: dict, context: dict, commits: list, files: list) -> None:
+    """A ``commit`` event's rows: the commit, and each file with its blob id in the
+    commit (what ``change_commits`` matches the recorded changes against)."""
+    entries = [f for f in commit.get("files") or [] if isinstance(f, dict) and _s(f.get("path"))]
+    commits.append(_row(session, seq, ts, commit["sha"], context.get("project"), context.get("branch"),
+                        " ".join(commit.get("parents") or []), _s(commit.get("subject")), _s(commit.get("author")),
+                        _s(commit.get("author_email")), commit.get("author_time"), commit.get("committer_time"),
+                        1 if commit.get("by_agent") else 0, commit.get("files_total") or len(entries)))
+    files += [_row(session, commit["sha"], f["path"], f.get("old_path"), f.get("status"), f.get("oid"),
+                   f.get("pre_oid")) for f in entries]
+
+
+TABLES = ("events", "changes", "prompts", "commits", "commit_files")
+
+
 def forget_session(conn: sqlite3.Connection, session: str) -> None:
     """Remove one session's rows (its journal was replaced or cut)."""
-    for table in ("events", "changes", "prompts"):
+    for table in TABLES:
         conn.execute(f"DELETE FROM {table} WHERE session = ?", (session,))
     phrase = '"' + session.replace('"', "") + '"'
     conn.execute("DELETE FROM search WHERE rowid IN (SELECT rowid FROM search WHERE search MATCH ?)",
@@ -166,19 +193,19 @@ def forget_session(conn: sqlite3.Connection, session: str) -> None:
 
 
 def forget_everything(conn: sqlite3.Connection) -> None:
-    for table in ("events", "changes", "prompts", "sessions"):
+    for table in (*TABLES, "sessions"):
         conn.execute(f"DELETE FROM {table}")
     conn.execute("DELETE FROM search")
 
 
 def catch_up(
-    conn: sqlite3.Connection, folder_path: str, session: str, just_written: tuple[int, bytes, dict] | None = None,
-    *, own_transaction: bool = True,
+    conn: sqlite3.Connection, folder_path: str, session: str,
+    just_written: list[tuple[int, bytes, dict]] | None = None, *, own_transaction: bool = True,
 ) -> int:
     """Index every journal line the index has not seen; returns how many were added.
 
-    ``just_written`` (offset, line, record) saves re-reading the line the hook has just
-    appended, in the usual case where the index was up to date before it.
+    ``just_written`` (offset, line, record for each line the hook has just appended, in
+    order) saves re-reading them, in the usual case where the index was up to date before.
     """
     folder = os.path.basename(folder_path)
     if own_transaction:
@@ -191,9 +218,9 @@ def catch_up(
             forget_session(conn, session)
             done = 0
         added = 0
-        if just_written is not None and just_written[0] == done:
-            index_records(conn, folder, [just_written])
-            added = 1
+        if just_written and just_written[0][0] == done:
+            index_records(conn, folder, just_written)
+            added = len(just_written)
         elif done < size:
             batch: list[tuple[int, bytes, dict]] = []
             for offset, line in journal.iter_lines(os.path.join(folder_path, journal.JOURNAL), done):

@@ -114,7 +114,59 @@ def m001_initial(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS = (m001_initial,)
+# A change is contained in a commit when the commit leaves that path with the change's
+# post-image (same git blob id), or deletes the path the change deleted (from the same
+# pre-image). The empty file is no evidence of authorship and links nothing. Written
+# once here for the view, and used by the query API for commits read from git.
+EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+# Changes git made while moving HEAD (``via = 'git'``: a checkout, rebase, pull) are nobody's work.
+CONTAINS_WRITE = (
+    f"f.status != 'D' AND c.path = f.path AND c.post_oid = f.oid AND f.oid != '{EMPTY_BLOB}' AND c.via IS NULL"
+)
+CONTAINS_DELETE = "f.status = 'D' AND c.path = f.path AND c.op = 'delete' AND c.pre_oid = f.pre_oid AND c.via IS NULL"
+
+
+def m002_git(db: sqlite_utils.Database) -> None:
+    """Commits recorded in sessions, their files, and which changes each one contains."""
+    db["commits"].create(
+        {
+            "session": str,
+            "seq": int,
+            "ts": str,
+            "sha": str,
+            "project": str,
+            "branch": str,
+            "parents": str,
+            "subject": str,
+            "author": str,
+            "author_email": str,
+            "author_time": str,
+            "committer_time": str,
+            "by_agent": int,
+            "files": int,
+        },
+        pk=("session", "sha"),
+        foreign_keys=[("session", "sessions", "id")],
+    )
+    db["commits"].create_index(["sha"])
+    db["commits"].create_index(["branch"])
+    db["commit_files"].create(
+        {"session": str, "sha": str, "path": str, "old_path": str, "status": str, "oid": str, "pre_oid": str},
+        pk=("session", "sha", "path"),
+        foreign_keys=[("session", "sessions", "id")],
+    )
+    db["commit_files"].create_index(["sha"])
+    for column in ("pre_oid", "pre_blob", "post_blob", "via"):  # lineage and whole images, for blame
+        db["changes"].add_column(column, str)
+    db["changes"].create_index(["path", "pre_oid"])
+    db.execute(
+        "CREATE VIEW change_commits AS"
+        f" SELECT c.session, c.seq, c.path, f.sha FROM commit_files f JOIN changes c ON {CONTAINS_WRITE}"
+        f" UNION SELECT c.session, c.seq, c.path, f.sha FROM commit_files f JOIN changes c ON {CONTAINS_DELETE}"
+    )
+
+
+MIGRATIONS = (m001_initial, m002_git)
 
 
 def migrate(conn: sqlite3.Connection) -> int:

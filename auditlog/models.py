@@ -119,3 +119,55 @@ class ChangedFile:
             "removed": self.removed,
             "changes": [c.as_dict() for c in self.changes],
         }
+
+
+@dataclass(frozen=True)
+class CommitFile:
+    """A file a commit changed (against its first parent) and its blob id after it."""
+
+    path: str
+    status: str  # A, M, D, R (renamed from old_path), C, T
+    oid: str
+    pre_oid: str
+    old_path: str | None = None
+
+
+@dataclass(frozen=True)
+class Commit:
+    """A git commit, as the repository or a session's record of it says. ``session`` is
+    the session that recorded it being made (``None``: read from git only)."""
+
+    sha: str
+    parents: tuple[str, ...]
+    subject: str
+    author: str
+    author_email: str
+    author_time: str
+    committer_time: str
+    files: tuple[CommitFile, ...] = ()
+    session: str | None = None
+    seq: int | None = None
+    ts: str | None = None
+    branch: str | None = None
+    by_agent: bool = False
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class BlameLine:
+    """One line of a file as it is now, and the recorded change that last wrote it
+    (``session`` is ``None`` when no recorded session did: "not recorded")."""
+
+    line: int  # 1-based
+    text: str
+    session: str | None = None
+    seq: int | None = None
+    ts: str | None = None
+    path: str | None = None  # the file's name when it was written (renames)
+    tool: str | None = None
+    prompt: str | None = None
+
+    def as_dict(self) -> dict:
+        return dict(vars(self))  # flat: asdict's deep copy costs more than blame on long files

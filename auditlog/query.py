@@ -19,6 +19,7 @@ from auditlog import blobs, index_schema, paths
 from auditlog.dates import bound
 from auditlog.models import Change, ChangedFile, Event, SearchHit, SessionSummary
 from auditlog.patches import make_patch
+from auditlog.query_git import GitQueries
 
 FTS_SET_CAP = 2000  # sessions; beyond this a full-text filter probes sessions one by one
 AGENT_ALIASES = {"claude": "claude-code", "gemini": "gemini-cli"}
@@ -54,6 +55,9 @@ class SessionFilter:
     tool: str | None = None
     failed: bool = False
     limit: int | None = None
+    commit: str | None = None  # made this commit, or their changes are in it
+    branch: str | None = None  # behind the commits of this branch
+    repo: str | None = None  # a folder of the git repository for commit/branch (default: cwd)
 
 
 def fts_words(text: str) -> str:
@@ -90,8 +94,9 @@ def file_condition(pattern: str, column: str = "path", name_column: str = "name"
     return f"({name_column} = ? AND ({column} = ? OR {column} LIKE ?))", [base, pattern, "%/" + pattern]
 
 
-class Store:
-    """A read handle on one store (``$AUDITLOG_HOME`` unless ``home`` is given)."""
+class Store(GitQueries):
+    """A read handle on one store (``$AUDITLOG_HOME`` unless ``home`` is given); the git
+    questions (commits, branches, ranges) are in :class:`auditlog.query_git.GitQueries`."""
 
     def __init__(self, home: str | None = None) -> None:
         self.home = home or paths.store_home()
@@ -167,6 +172,9 @@ class Store:
             params.append(f.tool)
         if f.failed:
             where.append("s.failures > 0")
+        if f.commit or f.branch:
+            where.append("s.id IN (SELECT value FROM json_each(?))")
+            params.append(json.dumps(sorted(self.git_filter_ids(f.commit, f.branch, f.repo))))
         return (" WHERE " + " AND ".join(where)) if where else "", params
 
     def _fts_condition(self, match: str) -> tuple[str, list]:

@@ -55,6 +55,7 @@ KINDS = frozenset(
         "subagent_stop",
         "compact",
         "session_end",
+        "commit",
         "other",
     )
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 from auditlog import checkpoints
 from auditlog.dates import local_display
@@ -67,8 +68,11 @@ def _code(text: str) -> str:
     return f"`` {flat} ``" if "`" in flat else f"`{flat}`"
 
 
-def session_review(store: Store, session: SessionSummary, *, heading_level: int = 2) -> str:
-    """The Markdown for one session."""
+def session_review(
+    store: Store, session: SessionSummary, *, heading_level: int = 2, net_diff: bool = True, notes: Sequence[str] = ()
+) -> str:
+    """The Markdown for one session; ``notes`` are lines put under its heading, and the
+    net diff can be left out (a range review shows the branch's own)."""
     h = "#" * heading_level
     records = store.records(session.id)
     prompts = [
@@ -85,6 +89,8 @@ def session_review(store: Store, session: SessionSummary, *, heading_level: int 
         f"{local_display(session.ended, '%H:%M')} · {session.events} events*",
         "",
     ]
+    if notes:
+        lines += [*notes, ""]
     lines += [f"{h}# What was asked", ""]
     for i, prompt in enumerate(prompts, start=1):
         quoted = "\n".join("> " + ln if ln else ">" for ln in str(prompt).strip().splitlines()) or "> (empty)"
@@ -129,7 +135,7 @@ def session_review(store: Store, session: SessionSummary, *, heading_level: int 
     lines += [f"{h}# Commands", ""] + (commands or ["No shell commands."]) + [""]
     if tests:
         lines += [f"{h}# Tests", "", *tests, ""]
-    net = store.net_patches(session.id) if changes else []
+    net = store.net_patches(session.id) if changes and net_diff else []
     if net:
         body = "".join(text for _, text in net)
         fence = _fence(body)

@@ -30,7 +30,10 @@ class TreeChange:
         self.after = after
 
 
-def _env(repo: RepoInfo, objects: str, index_file: str | None) -> dict:
+def git_env(repo: RepoInfo, objects: str, index_file: str | None) -> dict:
+    """Git's environment for any command auditlog runs on a user's repository (here and
+    in :mod:`auditlog.git_log`): objects it might write go to ``objects``, the
+    repository's are only read (as alternates), and no optional locks."""
     paths.ensure_dir(objects)
     env = dict(os.environ)
     for name in (
@@ -55,7 +58,8 @@ def _env(repo: RepoInfo, objects: str, index_file: str | None) -> dict:
     return env
 
 
-def _git(repo: RepoInfo, env: dict, *args: str, stdin: bytes | None = None) -> bytes:
+def run_git(repo: RepoInfo, env: dict, *args: str, stdin: bytes | None = None) -> bytes:
+    """``git -C <root> ARGS`` with a timeout; stdout, or ``OSError`` with git's message."""
     done = subprocess.run(
         ["git", "-C", repo.root, "-c", "core.quotepath=off", *args],
         input=stdin,
@@ -81,9 +85,9 @@ def snapshot(repo: RepoInfo, objects: str) -> str:
             # needs to spot "racily clean" entries (a file changed in the same second as
             # the index was written, same size): with a fresh mtime they would look clean.
             shutil.copy2(real_index, index_file)
-        env = _env(repo, objects, index_file)
-        _git(repo, env, "add", "-A", "--ignore-errors", ".")
-        return _git(repo, env, "write-tree").decode().strip()
+        env = git_env(repo, objects, index_file)
+        run_git(repo, env, "add", "-A", "--ignore-errors", ".")
+        return run_git(repo, env, "write-tree").decode().strip()
     finally:
         for leftover in (index_file, index_file + ".lock"):
             if os.path.exists(leftover):
@@ -94,8 +98,8 @@ def diff(repo: RepoInfo, objects: str, tree_before: str, tree_after: str) -> lis
     """Every file that differs between two snapshots, with both images."""
     if tree_before == tree_after:
         return []
-    env = _env(repo, objects, None)
-    raw = _git(repo, env, "diff-tree", "-r", "-z", "--no-renames", "--full-index", tree_before, tree_after)
+    env = git_env(repo, objects, None)
+    raw = run_git(repo, env, "diff-tree", "-r", "-z", "--no-renames", "--full-index", tree_before, tree_after)
     fields = raw.split(b"\0")
     entries: list[tuple[str, str, str, str, str]] = []
     i = 0
@@ -109,7 +113,7 @@ def diff(repo: RepoInfo, objects: str, tree_before: str, tree_after: str) -> lis
             continue  # submodule pointer: not file content
         entries.append((path.decode("utf-8", "surrogateescape"), old_mode, new_mode, old_oid, new_oid))
     wanted = [oid for e in entries for oid in (e[3], e[4]) if set(oid) != {"0"}]
-    contents = _cat_blobs(repo, env, wanted)
+    contents = cat_blobs(repo, env, wanted)
     changes = []
     for path, old_mode, new_mode, old_oid, new_oid in entries:
         before = contents.get(old_oid) if set(old_oid) != {"0"} else None
@@ -118,15 +122,20 @@ def diff(repo: RepoInfo, objects: str, tree_before: str, tree_after: str) -> lis
     return changes
 
 
-def _cat_blobs(repo: RepoInfo, env: dict, oids: list[str]) -> dict[str, bytes]:
+def cat_blobs(repo: RepoInfo, env: dict, oids: list[str]) -> dict[str, bytes]:
+    """The contents of objects named by id or ``REV:PATH``, in one ``cat-file --batch``;
+    names git cannot find are left out."""
     if not oids:
         return {}
-    out = _git(repo, env, "cat-file", "--batch", stdin="".join(o + "\n" for o in oids).encode())
+    out = run_git(repo, env, "cat-file", "--batch", stdin="".join(o + "\n" for o in oids).encode())
     contents: dict[str, bytes] = {}
     pos = 0
     for oid in oids:
         header_end = out.index(b"\n", pos)
         header = out[pos:header_end].split(b" ")
+        if len(header) < 3:  # "<name> missing" (or ambiguous): no content follows
+            pos = header_end + 1
+            continue
         size = int(header[2])
         contents[oid] = out[header_end + 1 : header_end + 1 + size]
         pos = header_end + 1 + size + 1
@@ -136,3 +145,9 @@ def _cat_blobs(repo: RepoInfo, env: dict, oids: list[str]) -> dict[str, bytes]:
 def discard(objects: str) -> None:
     """Delete a snapshot's objects (raw file contents must not stay in the store)."""
     shutil.rmtree(objects, ignore_errors=True)
+
+
+def reader_env(repo: RepoInfo, home: str) -> dict:
+    """The environment for read-only commands (``git log``, ``cat-file``): they write no
+    objects, so their object directory in the store stays empty."""
+    return git_env(repo, os.path.join(home, "git-read"), None)

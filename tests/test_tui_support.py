@@ -23,6 +23,8 @@ import pytest
 from auditlog.tui.app import AuditlogApp
 from auditlog.tui.display import Display
 from store_builder import ClaudeSession, make_repo
+from textual.widgets import DataTable
+from textual.worker import WorkerCancelled
 
 SESSION_A = "5e55a000-0000-4000-8000-00000000000a"  # the main demo: 2 prompts, 5 file changes, a failure
 SESSION_B = "5e55b000-0000-4000-8000-00000000000b"  # another project, one edit
@@ -150,10 +152,20 @@ async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 5.0, w
 
 
 async def settle(pilot) -> None:
-    """Wait for every running worker, then for the messages they posted."""
+    """Wait for the running workers (a superseded, cancelled one is not waited for: its
+    thread finishes, but what it posts is dropped), then for the messages they posted."""
     for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
+        live = [w for w in pilot.app.workers if not w.is_cancelled]
+        try:
+            await pilot.app.workers.wait_for_complete(live)
+        except WorkerCancelled:
+            pass
         await pilot.pause()
+    # DataTable measures new rows' column widths when its queue goes idle; a screenshot
+    # taken before that would show columns as wide as their labels.
+    tables = list(pilot.app.screen.query(DataTable))
+    await wait_for(pilot, lambda: not any(t._require_update_dimensions for t in tables), what="table widths")
+    await pilot.pause()
     await asyncio.sleep(0)
 
 

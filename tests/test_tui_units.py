@@ -12,7 +12,7 @@ from datetime import timedelta as td
 from pathlib import Path
 
 import pytest
-from auditlog.tui.app import cmd_browse
+from auditlog.tui.app import browse_limit, cmd_browse
 from auditlog.tui.data.filters import FilterError, FilterState
 from auditlog.tui.data.follow import GRACE_TICKS, JournalWatch
 from auditlog.tui.data.lines import file_lines, json_lines, patch_lines, written_lines
@@ -56,7 +56,7 @@ def browse_args(**given: object) -> argparse.Namespace:
 
 def test_filter_state_from_browse_arguments() -> None:
     state = FilterState.from_args(browse_args(prompt="port", file="config.ini", agent="claude", tool="Bash",
-                                              failed=True, limit=20))
+                                              failed=True, limit=20), limit=20)
     flt = state.to_filter()
     assert (flt.prompt, flt.text, flt.file, flt.agent, flt.tool, flt.failed, flt.limit) == \
         ("port", None, "config.ini", "claude-code", "Bash", True, 20)
@@ -73,6 +73,13 @@ def test_filter_state_scopes_free_text_and_rejects_bad_dates() -> None:
         FilterState(until="someday").to_filter()
     assert caught.value.field == "until" and "someday" in str(caught.value)
     assert not FilterState().active and FilterState(project="x").active
+
+
+def test_browse_limit_is_only_a_typed_one() -> None:
+    assert browse_limit(browse_args(limit=50), ["browse"]) is None  # the sessions command's default
+    assert browse_limit(browse_args(limit=50), ["browse", "--limit", "50"]) == 50
+    assert browse_limit(browse_args(limit=7), ["browse", "--limit=7"]) == 7
+    assert browse_limit(browse_args(limit=0), ["browse", "--limit", "0"]) is None
 
 
 # -- replay ----------------------------------------------------------------------------
@@ -216,3 +223,21 @@ def _palette():
     return Palette(dark=True, text=Style(), muted=Style(dim=True), accent=Style(bold=True), primary=Style(),
                    success=Style(), error=Style(), warning=Style(), added_bg=Style(), removed_bg=Style(),
                    changed_bg=Style(), hunk=Style(), match=Style(reverse=True), gutter=Style())
+
+
+def test_tui_code_imports_only_the_read_api() -> None:
+    """The import-linter contract, checked here too: import-linter cannot see
+    ``auditlog.tui`` (setuptools maps it from ``tui/``, outside the ``auditlog`` folder)."""
+    import ast
+
+    allowed = {"auditlog.query", "auditlog.models", "auditlog.dates", "auditlog.export"}
+    seen: dict[str, set[str]] = {}
+    for path in (Path(__file__).resolve().parent.parent / "tui").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+            for name in names:
+                seen.setdefault(name, set()).add(path.name)
+    core = {name for name in seen if name.split(".")[0] in ("auditlog", "sqlite3", "sqlite_utils")
+            and not name.startswith("auditlog.tui")}
+    assert core == allowed, {name: seen[name] for name in core - allowed}

@@ -121,3 +121,56 @@ def test_nothing_the_hook_printed_reached_the_model(recorded_session) -> None:
     assert STANDARD_PROMPT in bodies  # the log really holds the requests
     assert "auditlog" not in bodies.replace("auditlog-e2e", "")
     assert str(recorded_session["store"]) not in bodies
+
+
+def test_a_commit_through_bash_is_found_by_sessions_commit(
+    claude_bin: str, git_project: Path, claude_home: Path, tmp_path: Path
+) -> None:
+    """The real binary: the model edits a file and commits it through Bash; the commit is
+    recorded as an event of the session, and ``sessions --commit`` finds the session."""
+    installed = _auditlog("install", "--agent", "claude", "--scope", "project", "--dir", str(git_project))
+    assert installed.returncode == 0, installed.stderr
+    config = str(git_project / "config.ini")
+    script = [
+        {"tool": "Edit", "input": {"file_path": config, "old_string": "port=7000", "new_string": "port=9000"}},
+        {
+            "tool": "Bash",
+            "input": {"command": "git commit -qam 'Use port 9000'", "description": "Commit the change"},
+        },
+        {"text": "Committed: port 9000."},
+    ]
+    result = run_session(
+        git_project,
+        claude_home,
+        script,
+        "Use port 9000 and commit it (auditlog-e2e-git).",
+        claude_bin=claude_bin,
+        extra_env={"AUDITLOG_HOME": os.environ["AUDITLOG_HOME"]},
+    )
+    assert result.exit_code == 0, result.describe()
+    sha = subprocess.run(
+        ["git", "-C", str(git_project), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    store = Path(os.environ["AUDITLOG_HOME"])
+    (folder,) = list((store / "sessions").iterdir())
+    records = _records(folder)
+    commits = [r for r in records if r["kind"] == "commit"]
+    assert [c["payload"]["sha"] for c in commits] == [sha]
+    assert commits[0]["payload"]["subject"] == "Use port 9000" and commits[0]["payload"]["by_agent"]
+    assert [f["path"] for f in commits[0]["payload"]["files"]] == ["config.ini"]
+    found = subprocess.run(
+        [
+            *(AUDITLOG if os.access(AUDITLOG[0], os.X_OK) else [sys.executable, "-m", "auditlog.cli"]),
+            "sessions",
+            "--json",
+            "--commit",
+            sha[:10],
+        ],
+        cwd=git_project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert found.returncode == 0, found.stderr
+    assert [s["id"] for s in json.loads(found.stdout)] == [records[0]["session"]]
+    assert not (store / "errors.log").exists()
