@@ -50,6 +50,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for folder in _select(home, args.sessions):
         problems, count, head = verify.verify_session(folder)
         problems += verify.index_agreement(folder, indexed.get(os.path.basename(folder)), count, head)
+        problems += verify.transcript_agreement(folder)
         fatal = [p for p in problems if not p.warning]
         broken = broken or bool(fatal)
         results.append(

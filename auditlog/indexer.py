@@ -13,6 +13,7 @@ import os
 import sqlite3
 
 from auditlog import journal
+from auditlog.claude_transcript import MESSAGE_EVENT
 from auditlog.record import decode_record, line_hash
 
 SEARCH_FIELDS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description")
@@ -48,7 +49,7 @@ def search_text(record: dict) -> str:
     if kind == "prompt":
         parts = [_s(payload.get("prompt")) or parts[0]]
     elif kind in ("assistant", "subagent_stop"):
-        parts.append(_s(payload.get("last_assistant_message")))
+        parts += [_s(payload.get("last_assistant_message")), _s(payload.get("text")), _s(payload.get("thinking"))]
     elif kind in ("tool_call", "tool_error", "permission"):
         tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
         parts += [_s(tool_input.get(f)) for f in SEARCH_FIELDS]
@@ -61,7 +62,8 @@ def search_text(record: dict) -> str:
 SESSION_COLUMNS = (
     "id", "folder", "agent", "project", "cwd", "branch", "head_start", "head_end", "started", "ended", "end_reason",
     "first_prompt", "title", "prompts", "events", "tool_calls", "failures", "files_changed", "added", "removed",
-    "last_seq", "indexed_bytes", "chain_head",
+    "last_seq", "indexed_bytes", "chain_head", "input_tokens", "output_tokens", "cache_write_tokens",
+    "cache_read_tokens", "cost_usd", "unpriced_turns", "model",
 )
 _UPSERT_SESSION = (
     f"INSERT INTO sessions ({', '.join(SESSION_COLUMNS)}) VALUES ({', '.join('?' * len(SESSION_COLUMNS))})"
@@ -89,14 +91,15 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
         return
     session = batch[0][2]["session"]
     row = _current_session(conn, session, folder, batch[0][2])
-    events, prompts, changes, search = [], [], [], []
+    events, prompts, changes, search, turns = [], [], [], [], []
     new_paths: dict[str, None] = {}
     for offset, line, record in batch:
         seq, ts, kind = record["seq"], record["ts"], record.get("kind")
         digest = line_hash(line)
         failed = 1 if record.get("failed") else 0
         events.append(_row(session, seq, ts, record.get("event"), kind, record.get("tool"), record.get("tool_use_id"),
-                           record.get("subagent"), record.get("summary"), failed, offset, len(line) + 1, digest))
+                           record.get("subagent"), record.get("summary"), failed, offset, len(line) + 1, digest,
+                           record.get("origin")))
         row["events"] += 1
         row["last_seq"], row["indexed_bytes"], row["chain_head"] = seq, offset + len(line) + 1, digest
         row["ended"] = max(row["ended"] or ts, ts)
@@ -112,6 +115,8 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
                 row["title"] = _storable(payload["session_title"])
         if kind in ("tool_result", "tool_error"):
             row["tool_calls"] += 1
+        if record.get("event") == MESSAGE_EVENT and isinstance(payload.get("usage"), dict):
+            turns.append(_turn_row(session, seq, ts, record.get("subagent"), payload))
         row["failures"] += failed
         if kind == "session_end":
             row["end_reason"] = _s(payload.get("reason")) or None
@@ -140,7 +145,9 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
                             " (SELECT value FROM json_each(?))", (session, paths_json)).fetchall()
         row["files_changed"] += len(new_paths) - len(seen)
     conn.executemany("INSERT OR REPLACE INTO events (session, seq, ts, event, kind, tool, tool_use_id, subagent,"
-                     " summary, failed, offset, length, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", events)
+                     f" summary, failed, offset, length, hash, origin) VALUES ({', '.join('?' * 14)})", events)
+    if turns:
+        _add_turns(conn, row, turns)
     if prompts:
         conn.executemany("INSERT OR REPLACE INTO prompts (session, seq, ts, text) VALUES (?, ?, ?, ?)", prompts)
     if changes:
@@ -151,9 +158,37 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
     conn.execute(_UPSERT_SESSION, tuple(row[c] for c in SESSION_COLUMNS))
 
 
+def _turn_row(session: str, seq: int, ts: str, subagent: str | None, payload: dict) -> tuple:
+    """One model call's tokens and estimated cost (``pricing``: list prices, see
+    docs/transcripts.md); the message id keys it, so a message recorded twice (a join
+    and an import of the same transcript) counts once."""
+    from auditlog import pricing
+
+    usage, model = payload["usage"], _s(payload.get("model")) or None
+    fresh, out, write_5m, write_1h, read = pricing.tokens(usage)
+    key = _s(payload.get("message_id")) or _s(payload.get("uuid")) or f"seq:{seq}"
+    return _row(session, key, seq, ts, model, subagent, fresh, out, write_5m + write_1h, read,
+                pricing.cost_usd(model, usage))
+
+
+def _add_turns(conn: sqlite3.Connection, row: dict, turns: list[tuple]) -> None:
+    conn.executemany("INSERT OR REPLACE INTO turns (session, message_id, seq, ts, model, subagent, input_tokens,"
+                     " output_tokens, cache_write_tokens, cache_read_tokens, cost_usd)"
+                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", turns)
+    totals = conn.execute(
+        "SELECT sum(input_tokens), sum(output_tokens), sum(cache_write_tokens), sum(cache_read_tokens), sum(cost_usd),"
+        " sum(cost_usd IS NULL AND input_tokens + output_tokens + cache_write_tokens + cache_read_tokens > 0),"
+        " (SELECT model FROM turns WHERE session = ?1 AND subagent IS NULL AND model IS NOT NULL"
+        "  AND model != '<synthetic>' ORDER BY seq DESC LIMIT 1)"
+        " FROM turns WHERE session = ?1", (row["id"],)).fetchone()
+    for column, value in zip(("input_tokens", "output_tokens", "cache_write_tokens", "cache_read_tokens", "cost_usd",
+                              "unpriced_turns", "model"), totals, strict=True):
+        row[column] = value
+
+
 def forget_session(conn: sqlite3.Connection, session: str) -> None:
     """Remove one session's rows (its journal was replaced or cut)."""
-    for table in ("events", "changes", "prompts"):
+    for table in ("events", "changes", "prompts", "turns"):
         conn.execute(f"DELETE FROM {table} WHERE session = ?", (session,))
     phrase = '"' + session.replace('"', "") + '"'
     conn.execute("DELETE FROM search WHERE rowid IN (SELECT rowid FROM search WHERE search MATCH ?)",
@@ -162,18 +197,18 @@ def forget_session(conn: sqlite3.Connection, session: str) -> None:
 
 
 def forget_everything(conn: sqlite3.Connection) -> None:
-    for table in ("events", "changes", "prompts", "sessions"):
+    for table in ("events", "changes", "prompts", "turns", "sessions"):
         conn.execute(f"DELETE FROM {table}")
     conn.execute("DELETE FROM search")
 
 
 def catch_up(
-    conn: sqlite3.Connection, folder_path: str, session: str, just_written: tuple[int, bytes, dict] | None = None
+    conn: sqlite3.Connection, folder_path: str, session: str, just_written: list[tuple[int, bytes, dict]] | None = None
 ) -> int:
     """Index every journal line the index has not seen; returns how many were added.
 
-    ``just_written`` (offset, line, record) saves re-reading the line the hook has just
-    appended, in the usual case where the index was up to date before it.
+    ``just_written`` [(offset, line, record) …], the lines the caller has just appended,
+    saves re-reading them in the usual case where the index was up to date before them.
     """
     folder = os.path.basename(folder_path)
     conn.execute("BEGIN IMMEDIATE")
@@ -185,9 +220,10 @@ def catch_up(
             forget_session(conn, session)
             done = 0
         added = 0
-        if just_written is not None and just_written[0] == done:
-            index_records(conn, folder, [just_written])
-            added = 1
+        if just_written and just_written[0][0] == done:
+            for start in range(0, len(just_written), BATCH):
+                index_records(conn, folder, just_written[start : start + BATCH])
+            added = len(just_written)
         elif done < size:
             batch: list[tuple[int, bytes, dict]] = []
             for offset, line in journal.iter_lines(os.path.join(folder_path, journal.JOURNAL), done):

@@ -17,8 +17,9 @@ import sqlite_utils
 
 from auditlog import blobs, index_schema, paths
 from auditlog.dates import bound
-from auditlog.models import Change, ChangedFile, Event, SearchHit, SessionSummary
+from auditlog.models import Change, ChangedFile, Event, SearchHit, SessionSummary, session_from_row
 from auditlog.patches import make_patch
+from auditlog.query_usage import UsageQueries
 
 FTS_SET_CAP = 2000  # sessions; beyond this a full-text filter probes sessions one by one
 AGENT_ALIASES = {"claude": "claude-code", "gemini": "gemini-cli"}
@@ -90,7 +91,7 @@ def file_condition(pattern: str, column: str = "path", name_column: str = "name"
     return f"({name_column} = ? AND ({column} = ? OR {column} LIKE ?))", [base, pattern, "%/" + pattern]
 
 
-class Store:
+class Store(UsageQueries):
     """A read handle on one store (``$AUDITLOG_HOME`` unless ``home`` is given)."""
 
     def __init__(self, home: str | None = None) -> None:
@@ -186,7 +187,7 @@ class Store:
         where, params = self._session_where(f)
         limit = f" LIMIT {int(f.limit)}" if f.limit else ""
         rows = self._rows(f"SELECT * FROM sessions s{where} ORDER BY s.started DESC{limit}", params)
-        return [_summary(r) for r in rows]
+        return [session_from_row(r) for r in rows]
 
     def count_sessions(self, f: SessionFilter | None = None) -> int:
         where, params = self._session_where(f or SessionFilter())
@@ -199,21 +200,21 @@ class Store:
             rows = self._rows("SELECT * FROM sessions ORDER BY started DESC LIMIT 1")
             if not rows:
                 raise SessionNotFound("no sessions recorded yet")
-            return _summary(rows[0])
+            return session_from_row(rows[0])
         rows = self._rows("SELECT * FROM sessions WHERE id = ?", [ref])
         if rows:
-            return _summary(rows[0])
+            return session_from_row(rows[0])
         escaped = ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         rows = self._rows(
             "SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started DESC LIMIT 20", [escaped + "%"]
         )
         if len(rows) == 1:
-            return _summary(rows[0])
+            return session_from_row(rows[0])
         if not rows:
             recent = ", ".join(s.id[:8] for s in self.sessions(SessionFilter(limit=5)))
             hint = f"; recent sessions: {recent}" if recent else "; no sessions recorded yet"
             raise SessionNotFound(f"no session matches {ref!r}{hint}")
-        raise AmbiguousSession(ref, [_summary(r) for r in rows])
+        raise AmbiguousSession(ref, [session_from_row(r) for r in rows])
 
     # -- one session -----------------------------------------------------------------
     def events(self, session: str) -> list[Event]:
@@ -230,6 +231,7 @@ class Store:
                 r["subagent"],
                 r["summary"] or "",
                 bool(r["failed"]),
+                r.get("origin"),
             )
             for r in rows
         ]
@@ -376,29 +378,3 @@ class Store:
             SearchHit(r["session"], r["seq"], r["kind"], r["ts"], r["summary"] or "", r["snippet"] or "", r["project"])
             for r in rows
         ]
-
-
-def _summary(r: dict) -> SessionSummary:
-    return SessionSummary(
-        r["id"],
-        r["folder"],
-        r["agent"],
-        r["project"],
-        r["cwd"],
-        r["branch"],
-        r["head_start"],
-        r["head_end"],
-        r["started"],
-        r["ended"],
-        r["end_reason"],
-        r["first_prompt"],
-        r["title"],
-        r["prompts"] or 0,
-        r["events"] or 0,
-        r["tool_calls"] or 0,
-        r["failures"] or 0,
-        r["files_changed"] or 0,
-        r["added"] or 0,
-        r["removed"] or 0,
-        r["chain_head"],
-    )

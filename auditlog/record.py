@@ -23,6 +23,7 @@ KEY_ORDER = (
     "session",
     "event",
     "kind",
+    "origin",
     "cwd",
     "tool",
     "tool_use_id",
@@ -38,6 +39,9 @@ KEY_ORDER = (
     "payload",
     "prev",
 )
+# Where a record came from when it is not the hook's own event (no ``origin`` key): the
+# agent's transcript joined at Stop, a tool call the hooks missed, or a past session.
+ORIGINS = frozenset(("transcript", "backfill", "import"))
 ALWAYS = frozenset(("v", "seq", "ts", "agent", "session", "event", "kind", "payload", "prev"))
 
 KINDS = frozenset(
