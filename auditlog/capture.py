@@ -81,6 +81,9 @@ class Capture:
         self.redactor = redactor
         self.redactions = 0
         self._redacted: dict[str, tuple[str, int]] = {}  # the same text often arrives twice
+        # An index connection kept open by a caller that records many sessions (import):
+        # opening and closing one per session would cost more than indexing it.
+        self.index = None
 
     # -- redaction -------------------------------------------------------------------
     def _redact_json(self, value: object) -> object:
@@ -201,12 +204,13 @@ class Capture:
         try:
             from auditlog import index_schema, indexer
 
-            conn = index_schema.connect(self.home)
+            conn = self.index or index_schema.connect(self.home)
             try:
                 batch = [(offset, line, record) for offset, line, record, _t in written]
                 indexer.catch_up(conn, folder, written[0][2]["session"], batch)
             finally:
-                conn.close()
+                if conn is not self.index:
+                    conn.close()
         except Exception as exc:
             report(self.home, "index", f"{type(exc).__name__}: {exc} (it catches up on the next event)")
 

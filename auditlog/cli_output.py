@@ -52,7 +52,8 @@ def cost_text(cost: float | None, unpriced: int = 0) -> str:
     ``?`` when none had one."""
     if cost is None:
         return "?" if unpriced else ""
-    return f"{'≥' if unpriced else ''}${cost:.2f}" if cost >= 0.01 or cost == 0 else f"{'≥' if unpriced else ''}${cost:.4f}"
+    mark = "≥" if unpriced else ""
+    return f"{mark}${cost:.2f}" if cost >= 0.01 or cost == 0 else f"{mark}${cost:.4f}"
 
 
 def highlighted_snippet(snippet: str) -> Text:

@@ -16,13 +16,9 @@ console = Console(highlight=False, stderr=True)
 
 
 def _capture():
-    from auditlog import store_key
-    from auditlog.capture import Capture
-    from auditlog.redaction import Redactor
+    from auditlog.hooks import claude_import
 
-    home = paths.store_home()
-    paths.ensure_dir(home)
-    return Capture(home, Redactor(store_key.load_or_create(home)))  # the hook's redaction, the hook's key
+    return claude_import.new_capture(paths.store_home())
 
 
 def cmd_import(args: argparse.Namespace) -> int:

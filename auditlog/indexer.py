@@ -171,19 +171,27 @@ def _turn_row(session: str, seq: int, ts: str, subagent: str | None, payload: di
                 pricing.cost_usd(model, usage))
 
 
+_TURN_SUMS = ("input_tokens", "output_tokens", "cache_write_tokens", "cache_read_tokens", "cost_usd")
+
+
 def _add_turns(conn: sqlite3.Connection, row: dict, turns: list[tuple]) -> None:
-    conn.executemany("INSERT OR REPLACE INTO turns (session, message_id, seq, ts, model, subagent, input_tokens,"
+    """Add model calls and update the session's totals by difference (a message seen
+    before replaces its old counts), so a join costs the same in a long session."""
+    for turn in turns:
+        old = conn.execute(f"SELECT {', '.join(_TURN_SUMS)} FROM turns WHERE session = ? AND message_id = ?",
+                           turn[:2]).fetchone()
+        new = turn[6:11]
+        for column, before, after in zip(_TURN_SUMS, old or (None,) * 5, new, strict=True):
+            if after is not None or before is not None:
+                row[column] = (row[column] or 0) + (after or 0) - (before or 0)
+        unpriced = new[4] is None and sum(new[:4]) > 0
+        was_unpriced = old is not None and old[4] is None and sum(old[:4]) > 0
+        row["unpriced_turns"] = (row["unpriced_turns"] or 0) + unpriced - was_unpriced
+        if turn[5] is None and turn[4] and turn[4] != "<synthetic>":  # the main agent's latest model
+            row["model"] = turn[4]
+        conn.execute("INSERT OR REPLACE INTO turns (session, message_id, seq, ts, model, subagent, input_tokens,"
                      " output_tokens, cache_write_tokens, cache_read_tokens, cost_usd)"
-                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", turns)
-    totals = conn.execute(
-        "SELECT sum(input_tokens), sum(output_tokens), sum(cache_write_tokens), sum(cache_read_tokens), sum(cost_usd),"
-        " sum(cost_usd IS NULL AND input_tokens + output_tokens + cache_write_tokens + cache_read_tokens > 0),"
-        " (SELECT model FROM turns WHERE session = ?1 AND subagent IS NULL AND model IS NOT NULL"
-        "  AND model != '<synthetic>' ORDER BY seq DESC LIMIT 1)"
-        " FROM turns WHERE session = ?1", (row["id"],)).fetchone()
-    for column, value in zip(("input_tokens", "output_tokens", "cache_write_tokens", "cache_read_tokens", "cost_usd",
-                              "unpriced_turns", "model"), totals, strict=True):
-        row[column] = value
+                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", turn)
 
 
 def forget_session(conn: sqlite3.Connection, session: str) -> None:

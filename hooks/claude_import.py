@@ -17,11 +17,12 @@ from collections.abc import Callable, Iterator
 from auditlog.hooks.claude import AGENT
 from auditlog.hooks.claude_history import prompt_observation, tool_observation
 
-from auditlog import completeness, journal, transcript_reader
+from auditlog import completeness, index_schema, journal, paths, store_key, transcript_reader
 from auditlog.capture import Capture, Draft
 from auditlog.claude_transcript import iso_time, thinking_mode, walk
 from auditlog.gitrefs import find_repo
 from auditlog.record import utc_timestamp
+from auditlog.redaction import Redactor
 from auditlog.transcript_join import base_fields, message_draft
 
 DEFAULT_PATH = os.path.join("~", ".claude", "projects")
@@ -122,13 +123,52 @@ def record_transcript(capture: Capture, path: str, *, origin: str = "import",
     return FileResult(path, session, len(written), malformed)
 
 
+class RepeatRedactor(Redactor):
+    """The hook's redaction, remembering its answer for long texts: a transcript holds
+    the same file several times (read, then its ``originalFile`` and pre-image at each
+    edit, a Write's content three times), and scanning it once is enough."""
+
+    __slots__ = ("_seen", "_seen_chars")
+    LONG = 512  # shorter texts are cheaper to scan again than to look up and keep
+    KEPT_CHARS = 64 * 1024 * 1024
+
+    def __init__(self, key: bytes) -> None:
+        super().__init__(key)
+        self._seen: dict[str, tuple[str, int]] = {}
+        self._seen_chars = 0
+
+    def redact_text(self, text: str) -> tuple[str, int]:
+        if len(text) < self.LONG:
+            return super().redact_text(text)
+        found = self._seen.get(text)
+        if found is None:
+            if self._seen_chars > self.KEPT_CHARS:
+                self._seen.clear()
+                self._seen_chars = 0
+            found = self._seen[text] = super().redact_text(text)
+            self._seen_chars += len(text)
+        return found
+
+
+def new_capture(home: str) -> Capture:
+    """A Capture for recording many transcripts: the hook's redaction with the store's
+    key (``auditlog.store_key``), so markers match the hook's."""
+    paths.ensure_dir(home)
+    return Capture(home, RepeatRedactor(store_key.load_or_create(home)))
+
+
 def import_path(capture: Capture, path: str, progress: Callable[[str, int], None] | None = None) -> list[FileResult]:
     """Import every transcript under ``path``; ``progress(file, bytes)`` after each."""
     results = []
-    for file in transcript_files(path):
-        results.append(record_transcript(capture, file))
-        if progress:
-            progress(file, os.path.getsize(file))
+    capture.index = index_schema.connect(capture.home, busy_timeout_ms=30000)
+    try:
+        for file in transcript_files(path):
+            results.append(record_transcript(capture, file))
+            if progress:
+                progress(file, os.path.getsize(file))
+    finally:
+        capture.index.close()
+        capture.index = None
     return results
 
 

@@ -50,10 +50,11 @@ def test_stop_adds_the_words_between_tool_calls_before_its_own_record(session: C
         "The file holds one line.\nI will edit it."
     )
     assert second["text"] == "Checking it." and final["final"] is True
-    assert all(p["model"] == "claude-sonnet-4-5-20250929" and p["usage"]["output_tokens"] == 20 for p in (first, second))
+    assert {p["model"] for p in (first, second)} == {"claude-sonnet-4-5-20250929"}
+    assert first["usage"]["output_tokens"] == 20
     text = (_folder(store, session) / "conversation.md").read_text()
     assert text.index("Editing a.txt now.") < text.index("Checking it.") < text.index("a.txt now says two.")
-    assert text.count("a.txt now says two.") == 1  # the Stop record shows the final words; the join does not repeat them
+    assert text.count("a.txt now says two.") == 1  # shown by the Stop record; the join does not repeat them
     assert "*thinking:* The file holds one line." in text
 
 
@@ -132,7 +133,8 @@ def test_subagent_transcript_joins_at_subagent_stop(session: ClaudeSession, stor
                         "content": [{"type": "text", "text": "Found 3 files."}],
                         "usage": {"input_tokens": 10, "output_tokens": 5}}}
     agent_file.write_text(json.dumps(line) + "\n")
-    session.send(session.base("SubagentStop", agent_id="a1", agent_type="Explore", agent_transcript_path=str(agent_file),
-                              last_assistant_message="Found 3 files.", stop_hook_active=False))
+    session.send(session.base("SubagentStop", agent_id="a1", agent_type="Explore",
+                              agent_transcript_path=str(agent_file), last_assistant_message="Found 3 files.",
+                              stop_hook_active=False))
     sub = [r for r in _joined(store, session) if r.get("subagent") == "Explore"]
     assert len(sub) == 1 and sub[0]["payload"]["final"] is True and sub[0]["ts"] == "2026-01-02T03:04:05.678Z"
