@@ -80,8 +80,19 @@ def total_tokens(usage: object) -> int | None:
     return None if all(p is None for p in parts) else sum(p or 0 for p in parts)
 
 
+class _Usage:
+    """Token counts read together: their sum, and the dict form with it."""
+
+    @property
+    def total_tokens(self) -> int | None:
+        return total_tokens(self)
+
+    def as_dict(self) -> dict:
+        return {**asdict(self), "total_tokens": self.total_tokens}
+
+
 @dataclass(frozen=True)
-class Turn:
+class Turn(_Usage):
     """One model call: its tokens and estimated cost (``None``: the model has no price)."""
 
     session: str
@@ -96,16 +107,9 @@ class Turn:
     cache_read_tokens: int
     cost_usd: float | None
 
-    @property
-    def total_tokens(self) -> int | None:
-        return total_tokens(self)
-
-    def as_dict(self) -> dict:
-        return {**asdict(self), "total_tokens": self.total_tokens}
-
 
 @dataclass(frozen=True)
-class DailyUsage:
+class DailyUsage(_Usage):
     """One local day's model calls: how many, in how many sessions, their tokens and
     estimated cost (``unpriced_turns`` had no price and add only tokens)."""
 
@@ -118,13 +122,6 @@ class DailyUsage:
     cache_read_tokens: int
     cost_usd: float | None
     unpriced_turns: int
-
-    @property
-    def total_tokens(self) -> int | None:
-        return total_tokens(self)
-
-    def as_dict(self) -> dict:
-        return {**asdict(self), "total_tokens": self.total_tokens}
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from auditlog import blobs, index_schema, paths
 from auditlog.dates import bound
 from auditlog.models import Change, ChangedFile, Event, SearchHit, SessionSummary, session_from_row
 from auditlog.patches import make_patch
-from auditlog.query_usage import UsageQueries
+from auditlog.query_usage import UsageQueries, window
 
 FTS_SET_CAP = 2000  # sessions; beyond this a full-text filter probes sessions one by one
 AGENT_ALIASES = {"claude": "claude-code", "gemini": "gemini-cli"}
@@ -273,16 +273,9 @@ class Store(UsageQueries):
             cond, p = file_condition(file, "c.path", "c.name")
             where.append(cond)
             params += p
-        if since:
-            where.append("c.ts >= ?")
-            params.append(bound(since))
-        if until:
-            where.append("c.ts < ?")
-            params.append(bound(until, end=True))
-        if project:
-            where.append("(s.project = ? OR s.project LIKE ?)")
-            absolute = os.path.abspath(os.path.expanduser(project))
-            params += [absolute, absolute.rstrip("/") + "/%"]
+        conditions, values = window("c.ts", since, until, project)
+        where += conditions
+        params += values
         sql = (
             "SELECT c.*, s.folder, coalesce(s.project, s.cwd) AS root, e.tool, p.seq AS prompt_seq, p.text AS prompt"
             " FROM changes c JOIN sessions s ON s.id = c.session"

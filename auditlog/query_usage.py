@@ -4,6 +4,7 @@ Mixed into ``auditlog.query.Store``, whose ``_rows`` it uses."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from auditlog.dates import bound
@@ -15,6 +16,23 @@ _SUMS = (
     " sum(t.cost_usd) AS cost_usd, sum(t.cost_usd IS NULL AND t.input_tokens + t.output_tokens"
     " + t.cache_write_tokens + t.cache_read_tokens > 0) AS unpriced_turns"
 )
+
+
+def window(column: str, since: str | None, until: str | None, project: str | None) -> tuple[list[str], list]:
+    """SQL conditions for a time window on ``column`` and a project (``s`` is the
+    sessions table), shared by the questions that take ``--since/--until/--project``."""
+    where, params = [], []
+    if since:
+        where.append(f"{column} >= ?")
+        params.append(bound(since))
+    if until:
+        where.append(f"{column} < ?")
+        params.append(bound(until, end=True))
+    if project:
+        absolute = os.path.abspath(os.path.expanduser(project))
+        where.append("(s.project = ? OR s.project LIKE ?)")
+        params += [absolute, absolute.rstrip("/") + "/%"]
+    return where, params
 
 
 class UsageQueries:
@@ -33,19 +51,7 @@ class UsageQueries:
                      sessions: list[str] | None = None) -> list[DailyUsage]:
         """Model calls per local day (by when each call was made), oldest day first;
         optionally only a project's sessions, or only the given sessions."""
-        where, params = [], []
-        if since:
-            where.append("t.ts >= ?")
-            params.append(bound(since))
-        if until:
-            where.append("t.ts < ?")
-            params.append(bound(until, end=True))
-        if project:
-            import os
-
-            absolute = os.path.abspath(os.path.expanduser(project))
-            where.append("(s.project = ? OR s.project LIKE ? OR s.cwd = ?)")
-            params += [absolute, absolute.rstrip("/") + "/%", absolute]
+        where, params = window("t.ts", since, until, project)
         if sessions is not None:
             import json
 
