@@ -191,6 +191,7 @@ class Capture:
                 seq, prev, offset = seq + 1, line_hash(line), offset + len(line) + 1
         finally:
             os.close(fd)
+            self._redacted.clear()  # texts of records now written: an import's next batch needs none of them
         return written
 
     def after_journal(self, folder: str, written: list[tuple]) -> None:

@@ -15,8 +15,6 @@ import os
 from collections.abc import Iterable, Iterator
 from datetime import UTC
 
-MESSAGE_EVENT = "TranscriptMessage"  # the ``event`` of a record made from one assistant message
-NOTE_EVENT = "TranscriptNote"  # a transcript that was missing, rewritten, cut or malformed
 INTERRUPTED = "[Request interrupted by user"  # Claude Code's marker line, not a prompt
 THINKING_ENV = "AUDITLOG_THINKING"  # summary (default), full, none
 THINKING_SUMMARY_CHARS = 200

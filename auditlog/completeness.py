@@ -11,8 +11,8 @@ import os
 from collections import Counter
 
 from auditlog import journal, transcript_reader
-from auditlog.claude_transcript import MESSAGE_EVENT, tool_use_ids
-from auditlog.record import decode_record
+from auditlog.claude_transcript import tool_use_ids
+from auditlog.record import MESSAGE_EVENT, decode_record
 
 
 class Known:

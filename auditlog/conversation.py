@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from auditlog import paths
-from auditlog.claude_transcript import MESSAGE_EVENT
+from auditlog.record import MESSAGE_EVENT
 
 CONVERSATION = "conversation.md"
 MAX_DIFF_LINES = 120

@@ -13,8 +13,7 @@ import os
 import sqlite3
 
 from auditlog import journal
-from auditlog.claude_transcript import MESSAGE_EVENT
-from auditlog.record import decode_record, line_hash
+from auditlog.record import MESSAGE_EVENT, decode_record, line_hash
 
 SEARCH_FIELDS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description")
 MAX_SEARCH_TEXT = 64 * 1024

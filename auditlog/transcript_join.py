@@ -20,10 +20,10 @@ import os
 
 from auditlog import paths, transcript_reader
 from auditlog.capture import Capture, Draft
-from auditlog.claude_transcript import MESSAGE_EVENT, NOTE_EVENT, Message, iso_time, messages, thinking_mode
+from auditlog.claude_transcript import Message, iso_time, messages, thinking_mode
 from auditlog.file_images import STATE
 from auditlog.observation import Observation
-from auditlog.record import RECORD_VERSION
+from auditlog.record import MESSAGE_EVENT, NOTE_EVENT, RECORD_VERSION
 
 STATE_FILE = "transcripts.json"
 ASSISTANT_MARK = b'"assistant"'  # lines without it cannot hold an assistant message: not parsed
