@@ -39,6 +39,48 @@ class PendingChange:
         self.via_git = False  # git made it, moving HEAD (checkout, rebase, pull …): not the session's work
 
 
+class Draft:
+    """One record waiting for its ``seq`` and ``prev``, which only the session lock can
+    give: the fields it will hold, the file changes whose patches it will name, and
+    whether it records the repository's state."""
+
+    __slots__ = ("context_wanted", "fields", "from_shell", "pending")
+
+    def __init__(
+        self,
+        fields: dict,
+        pending: list[PendingChange] | None = None,
+        context_wanted: bool = False,
+        from_shell: bool = False,
+    ) -> None:
+        self.fields = fields
+        self.pending = pending or []
+        self.context_wanted = context_wanted
+        self.from_shell = from_shell  # its changes were made by a shell command (any agent's)
+
+
+def observed_fields(obs: Observation, ts: str, payload: object, redactions: int) -> dict:
+    """A record's fields from an observation (all but seq, prev and the file changes)."""
+    return {
+        "v": RECORD_VERSION,
+        "ts": ts,
+        "agent": obs.agent,
+        "session": obs.session_id,
+        "event": obs.event,
+        "kind": obs.kind,
+        "origin": obs.origin,
+        "cwd": obs.cwd,
+        "tool": obs.tool,
+        "tool_use_id": obs.tool_use_id,
+        "turn": obs.turn,
+        "subagent": obs.subagent,
+        "summary": obs.summary,
+        "failed": True if obs.failed else None,
+        "redactions": redactions or None,
+        "payload": payload,
+    }
+
+
 class Capture:
     """Records observations into the store at ``home`` (one instance per hook call)."""
 
@@ -47,6 +89,9 @@ class Capture:
         self.redactor = redactor
         self.key = key  # signs checkpoints (auditlog.checkpoints); None: no checkpoints
         self.redactions = 0
+        # An index connection kept open by a caller that records many sessions (import):
+        # opening and closing one per session would cost more than indexing it.
+        self.index = None
 
     # -- redaction -------------------------------------------------------------------
     def _redact_json(self, value: object) -> object:
@@ -72,66 +117,63 @@ class Capture:
         return data if count == 0 else redacted.encode("utf-8")
 
     # -- the pipeline ----------------------------------------------------------------
-    def record(self, obs: Observation, received: str) -> dict:
-        """Write one observation; returns the record written to the journal."""
-        folder = os.path.join(paths.sessions_root(self.home), paths.session_folder_name(obs.session_id))
+    def session_folder(self, session_id: str) -> str:
+        """The session's folder, created (with the store) when it is not there yet."""
+        folder = os.path.join(paths.sessions_root(self.home), paths.session_folder_name(session_id))
         paths.ensure_dir(self.home)
         paths.ensure_dir(paths.sessions_root(self.home))
         paths.ensure_dir(folder)
+        return folder
+
+    def prepared_payload(self, value: object, folder: str) -> tuple[object, int]:
+        """A payload as records keep it: redacted, long strings moved to blobs; and how
+        many secrets were replaced in it."""
+        before = self.redactions
+        payload = blobs.externalize(self._redact_json(value), folder)
+        return payload, self.redactions - before
+
+    def record(self, obs: Observation, received: str) -> dict:
+        """Write one observation, after the records the transcript adds to it (Stop and
+        the other join events); returns the hook's own record."""
+        folder = self.session_folder(obs.session_id)
         repo = find_repo(obs.cwd) if obs.cwd else None
         root = repo.root if repo else obs.cwd
         self._before_event(obs, folder, repo)
         pending = self._after_event(obs, folder, repo, root)
         payload = blobs.externalize(self._redact_json(obs.payload), folder)
+        hook = Draft(
+            observed_fields(obs, received, payload, self.redactions),
+            pending,
+            obs.context_wanted,
+            from_shell=obs.diff_tree or obs.shell_diffs is not None,
+        )
         with journal.SessionLock(folder):
-            fd, tail = journal.open_for_append(folder)
-            try:
-                seq = tail.last_seq + 1
-                move = self._look_at_head(obs, folder, repo, pending) if repo is not None else None
-                changes, patch_texts = self._write_patches(folder, seq, obs, pending)
-                context = repo.as_context() if repo and (obs.context_wanted or seq == 1) else None
-                record = {
-                    "v": RECORD_VERSION,
-                    "seq": seq,
-                    "ts": received,
-                    "agent": obs.agent,
-                    "session": obs.session_id,
-                    "event": obs.event,
-                    "kind": obs.kind,
-                    "cwd": obs.cwd,
-                    "tool": obs.tool,
-                    "tool_use_id": obs.tool_use_id,
-                    "turn": obs.turn,
-                    "subagent": obs.subagent,
-                    "files": [c["path"] for c in changes],
-                    "patches": [c["patch"] for c in changes],
-                    "changes": changes,
-                    "summary": self._redacted_summary(obs, changes),
-                    "failed": True if obs.failed else None,
-                    "context": context,
-                    "redactions": self.redactions or None,
-                    "payload": payload,
-                    "prev": tail.prev,
-                }
-                line = encode_record(record)
-                journal.append_line(fd, line)
-                written = [(tail.size, line, record)]
-                if move is not None:
-                    written += self._write_moves(fd, obs, move, received, written[0])
-            finally:
-                os.close(fd)
+            joined = self._join(obs, folder, received) if obs.transcripts else None
+            before = list(joined.drafts) if joined else []
+            move = self._look_at_head(obs, folder, repo, pending) if repo is not None else None
+            after = self._move_drafts(obs, move, received) if move is not None else []
+            written = self.append(folder, [*before, hook, *after], repo)
+            if joined is not None:
+                joined.done()
             self._checkpoint(folder, written, received)
-            self._after_journal(folder, written, patch_texts)
-        return record
+            self.after_journal(folder, written)  # under the lock: conversation.md stays in journal order
+        return written[len(before)][2]
 
     def _checkpoint(self, folder: str, written: list[tuple[int, bytes, dict]], received: str) -> None:
         """Sign a checkpoint when one of the records just written is due one."""
         if self.key is None:
             return
-        for _offset, line, record in written:
+        for _offset, line, record, _texts in written:
             if checkpoints.due(record["seq"], record["kind"]):
-                checkpoints.write(self.home, self.key, os.path.basename(folder), record["session"], record["seq"],
-                                  line_hash(line), received)
+                checkpoints.write(
+                    self.home,
+                    self.key,
+                    os.path.basename(folder),
+                    record["session"],
+                    record["seq"],
+                    line_hash(line),
+                    received,
+                )
 
     def _look_at_head(
         self, obs: Observation, folder: str, repo: object, pending: list[PendingChange]
@@ -151,18 +193,14 @@ class Capture:
             report(self.home, "git", f"{type(exc).__name__}: {exc}")
             return None
 
-    def _write_moves(
-        self, fd: int, obs: Observation, move: head_watch.Move, received: str, last: tuple[int, bytes, dict]
-    ) -> list[tuple[int, bytes, dict]]:
-        """The move's records, each after the event that noticed it."""
-        out: list[tuple[int, bytes, dict]] = []
+    def _move_drafts(self, obs: Observation, move: head_watch.Move, received: str) -> list[Draft]:
+        """The move's records (new commits, or HEAD moving), after the event that noticed it."""
+        drafts = []
         for partial in move.records:
-            offset, prev_line, prev_record = (out or [last])[-1]
             before = self.redactions
             payload = self._redact_json(partial["payload"])
-            record = {
+            fields = {
                 "v": RECORD_VERSION,
-                "seq": prev_record["seq"] + 1,
                 "ts": received,
                 "agent": obs.agent,
                 "session": obs.session_id,
@@ -173,28 +211,79 @@ class Capture:
                 "context": partial["context"],
                 "redactions": (self.redactions - before) or None,
                 "payload": payload,
-                "prev": line_hash(prev_line),
             }
-            line = encode_record(record)
-            journal.append_line(fd, line)
-            out.append((offset + len(prev_line) + 1, line, record))
-        return out
+            drafts.append(Draft(fields))
+        return drafts
 
-    def _after_journal(self, folder: str, written: list[tuple[int, bytes, dict]], patch_texts: dict) -> None:
-        """Everything rebuildable from the journal: a failure here is reported, not fatal."""
+    def history_draft(self, obs: Observation, ts: str, folder: str, root: str | None) -> Draft:
+        """A past event (``import``, ``backfill``) as a draft. Its files' images come from
+        what the transcript says (``originalFile`` and the edit), never from the disk,
+        which holds what the files became since."""
+        pending: list[PendingChange] = []
+        for edit in obs.file_edits:
+            if edit.after is MISSING:
+                if edit.after_fallback is MISSING:
+                    continue
+                edit.after = self._redact_bytes(edit.after_fallback)
+            pending += self._edit_change(edit, {}, root, obs.cwd)
+        payload, redactions = self.prepared_payload(obs.payload, folder)
+        return Draft(observed_fields(obs, ts, payload, redactions), pending)
+
+    def _join(self, obs: Observation, folder: str, received: str):
+        """The transcript's new lines as drafts; any failure is reported and costs the
+        hook's own record nothing."""
         try:
-            for _offset, _line, record in written:
-                conversation.append(folder, record, patch_texts)
+            from auditlog import transcript_join
+
+            return transcript_join.join(self, obs, folder, received)
+        except Exception as exc:
+            report(self.home, "transcript", f"{type(exc).__name__}: {exc} (the hook's record is kept)")
+            return None
+
+    def append(self, folder: str, drafts: list[Draft], repo: object | None = None) -> list[tuple]:
+        """Append drafts in order as consecutive, chained records (the caller holds the
+        session lock); returns ``(offset, line, record, patch_texts)`` for each."""
+        written = []
+        fd, tail = journal.open_for_append(folder)
+        try:
+            seq, prev, offset = tail.last_seq + 1, tail.prev, tail.size
+            for draft in drafts:
+                changes, patch_texts = self._write_patches(folder, seq, draft, draft.pending)
+                record = dict(draft.fields, seq=seq, prev=prev)
+                record.update(
+                    files=[c["path"] for c in changes],
+                    patches=[c["patch"] for c in changes],
+                    changes=changes,
+                    summary=self._redacted_summary(draft, changes),
+                )
+                if repo is not None and (draft.context_wanted or seq == 1):
+                    record["context"] = repo.as_context()
+                line = encode_record(record)
+                journal.append_line(fd, line)
+                written.append((offset, line, record, patch_texts))
+                seq, prev, offset = seq + 1, line_hash(line), offset + len(line) + 1
+        finally:
+            os.close(fd)
+        return written
+
+    def after_journal(self, folder: str, written: list[tuple]) -> None:
+        """Everything rebuildable from the journal: a failure here is reported, not fatal."""
+        if not written:
+            return
+        try:
+            conversation.append_many(folder, [(record, texts) for _o, _l, record, texts in written])
         except Exception as exc:
             report(self.home, "conversation", f"{type(exc).__name__}: {exc}")
         try:
             from auditlog import index_schema, indexer
 
-            conn = index_schema.connect(self.home)
+            conn = self.index or index_schema.connect(self.home)
             try:
-                indexer.catch_up(conn, folder, written[0][2]["session"], written)
+                batch = [(offset, line, record) for offset, line, record, _t in written]
+                indexer.catch_up(conn, folder, written[0][2]["session"], batch)
             finally:
-                conn.close()
+                if conn is not self.index:
+                    conn.close()
         except Exception as exc:
             report(self.home, "index", f"{type(exc).__name__}: {exc} (it catches up on the next event)")
 
@@ -298,12 +387,12 @@ class Capture:
         return pending
 
     def _write_patches(
-        self, folder: str, seq: int, obs: Observation, pending: list[PendingChange]
+        self, folder: str, seq: int, draft: Draft, pending: list[PendingChange]
     ) -> tuple[list[dict], dict[str, str]]:
         changes, texts = [], {}
         used: set[str] = set()
         for item in pending:
-            tool_part = _NAME_UNSAFE.sub("_", obs.tool or obs.event)
+            tool_part = _NAME_UNSAFE.sub("_", draft.fields.get("tool") or draft.fields["event"])
             name_part = _NAME_UNSAFE.sub("_", item.path.rsplit("/", 1)[-1])[:60]
             stem = f"{seq:04d}-{tool_part}-{name_part}"
             name, n = f"{stem}.patch", 2
@@ -334,21 +423,23 @@ class Capture:
             texts[rel] = item.patch.text
         return changes, texts
 
-    def _redacted_summary(self, obs: Observation, changes: list[dict]) -> str:
+    def _redacted_summary(self, draft: Draft, changes: list[dict]) -> str:
         """The summary is built from the raw payload (a prompt's first line, a command),
         so it is redacted like the payload."""
-        summary = self._summary(obs, changes)
+        summary = self._summary(draft, changes)
         return self._redact_text(summary)[0] if self.redactor is not None else summary
 
     @staticmethod
-    def _summary(obs: Observation, changes: list[dict]) -> str:
+    def _summary(draft: Draft, changes: list[dict]) -> str:
+        summary = draft.fields.get("summary") or ""
         if not changes:
-            return obs.summary
+            return summary
         added = sum(c["added"] for c in changes)
         removed = sum(c["removed"] for c in changes)
-        if obs.diff_tree or obs.shell_diffs is not None or len(changes) > 1:  # a shell command: name the files
+        if draft.from_shell or draft.fields.get("tool") in ("Bash", "PowerShell") or len(changes) > 1:
+            # a shell command's changes: name the files
             names = ", ".join(c["path"] for c in changes[:3]) + (
                 f" and {len(changes) - 3} more" if len(changes) > 3 else ""
             )
-            return f"{obs.summary} → {names} (+{added} −{removed})"
-        return f"{obs.summary} (+{added} −{removed})"
+            return f"{summary} → {names} (+{added} −{removed})"
+        return f"{summary} (+{added} −{removed})"

@@ -55,11 +55,34 @@ def _add_store_commands(sub: argparse._SubParsersAction) -> None:
         help="check hash chains, patches and blobs; exit 1 if anything is broken",
         description="Recompute every session's hash chain, check the patches and blobs its records "
         "name, and check that the index agrees with the journals. Reports the first broken line per "
-        "session.",
+        "session, and (as a warning) the tool calls in a session's transcript that no record names: "
+        "`auditlog backfill SESSION` records them.",
     )
     p.add_argument("sessions", nargs="*", metavar="SESSION", help="session ids or prefixes (default: all)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler="auditlog.cli_store:cmd_verify")
+    p = sub.add_parser(
+        "import",
+        help="record past Claude Code sessions from their transcripts",
+        description="Record past Claude Code sessions from their transcripts (JSONL) into the store: "
+        "prompts, the assistant's words and thinking, tool calls with patches rebuilt from each "
+        "Edit/Write result, model and tokens. Records are marked origin: import. Importing twice adds "
+        "nothing; a session the hooks captured gets only what it lacks. Malformed lines are reported "
+        "and skipped.",
+    )
+    p.add_argument("path", nargs="?", metavar="PATH", default="~/.claude/projects",
+                   help="a transcript, or a folder searched for *.jsonl (default: ~/.claude/projects)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler="auditlog.cli_transcripts:cmd_import")
+    p = sub.add_parser(
+        "backfill",
+        help="record the tool calls the hooks missed, from the transcript",
+        description="Compare a session with its transcript and record the tool calls no hook "
+        "recorded (a hook that timed out, a session started before install), marked origin: "
+        "backfill. SESSION is an id, a unique prefix, or 'last'.",
+    )
+    p.add_argument("session", metavar="SESSION")
+    p.set_defaults(handler="auditlog.cli_transcripts:cmd_backfill")
     p = sub.add_parser(
         "reindex",
         help="rebuild the SQLite index from the events.jsonl files",
@@ -91,22 +114,26 @@ def _add_query_commands(sub: argparse._SubParsersAction) -> None:
         "sessions",
         help="list sessions, newest first, with filters",
         description="List recorded sessions, newest first: id prefix, start, duration, project, "
-        "agent, prompts, files changed, +/- lines, first prompt.",
+        "agent, prompts, files changed, +/- lines, tokens, estimated cost, first prompt. --by-day "
+        "sums the matching sessions' model calls per day.",
     )
     _add_filters(p)
     p.add_argument("--commit", metavar="SHA", help="made this commit, or their changes are in it (docs/git.md)")
     p.add_argument("--branch", metavar="NAME", help="behind the commits of this branch (docs/git.md)")
+    p.add_argument("--by-day", action="store_true", help="tokens and estimated cost per day instead")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler="auditlog.cli_query:cmd_sessions")
     p = sub.add_parser(
         "changed",
         help="what changed: files per project, with the sessions and prompts",
         description="The weekly report: per project, each file changed in the window with its +/- "
-        "lines, and the sessions and prompts that changed it, in time order.",
+        "lines, and the sessions and prompts that changed it, in time order; then the tokens and "
+        "estimated cost of those sessions, per session and per day.",
     )
     p.add_argument("--since", metavar="W", default="last week", help=f"default: last week; {WHEN_HELP}")
     p.add_argument("--until", metavar="W", help="up to the end of W")
     p.add_argument("--project", metavar="DIR", help="only this project")
+    p.add_argument("--by-day", action="store_true", help="tokens and estimated cost per day instead")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler="auditlog.cli_query:cmd_changed")
     p = sub.add_parser(

@@ -37,6 +37,25 @@ def one_line(text: str | None, width: int = 60) -> str:
     return first if len(first) <= width else first[: width - 1] + "…"
 
 
+def token_count(n: int | None) -> str:
+    """``1234567`` → ``1.2M``: token counts are read for their size, not their digits."""
+    if n is None:
+        return ""
+    for limit, unit in ((1_000_000_000, "G"), (1_000_000, "M"), (1_000, "k")):
+        if n >= limit:
+            return f"{n / limit:.1f}{unit}"
+    return str(n)
+
+
+def cost_text(cost: float | None, unpriced: int = 0) -> str:
+    """An estimated cost: ``$0.42``; ``≥$0.42`` when some model calls had no price;
+    ``?`` when none had one."""
+    if cost is None:
+        return "?" if unpriced else ""
+    mark = "≥" if unpriced else ""
+    return f"{mark}${cost:.2f}" if cost >= 0.01 or cost == 0 else f"{mark}${cost:.4f}"
+
+
 def highlighted_snippet(snippet: str) -> Text:
     """An FTS snippet with its ``[[match]]`` marks shown in bold."""
     text = Text()

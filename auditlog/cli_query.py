@@ -12,14 +12,17 @@ from rich.table import Table
 
 from auditlog.cli_output import (
     console,
+    cost_text,
     diff_renderable,
     emit,
     highlighted_snippet,
     one_line,
     print_json,
     short_duration,
+    token_count,
 )
 from auditlog.dates import local_display
+from auditlog.models import DailyUsage
 from auditlog.query import SessionFilter, Store
 
 
@@ -43,9 +46,35 @@ def session_filter(args: argparse.Namespace) -> SessionFilter:
     )
 
 
+def usage_table(days: list[DailyUsage]) -> Table:
+    """Tokens and estimated cost per day (``sessions --by-day``, ``changed``)."""
+    table = Table(box=box.SIMPLE_HEAD if console.is_terminal else None, show_edge=False, pad_edge=False)
+    for column in ("day", "sessions", "model calls", "input", "output", "cache write", "cache read", "total", "cost"):
+        table.add_column(column, justify="left" if column == "day" else "right", no_wrap=True)
+    for d in days:
+        table.add_row(d.day, str(d.sessions), str(d.turns), token_count(d.input_tokens), token_count(d.output_tokens),
+                      token_count(d.cache_write_tokens), token_count(d.cache_read_tokens),
+                      token_count(d.total_tokens), cost_text(d.cost_usd, d.unpriced_turns))
+    return table
+
+
+def _print_days(days: list[DailyUsage], as_json: bool) -> int:
+    if as_json:
+        print_json([d.as_dict() for d in days])
+        return 0
+    if not days:
+        console.print("No model calls recorded (they come from the transcript: see docs/transcripts.md).")
+        return 0
+    console.print(usage_table(days))
+    console.print("[dim]cost: estimated from list prices (docs/transcripts.md); ≥ and ?: some models have no price[/]")
+    return 0
+
+
 def cmd_sessions(args: argparse.Namespace) -> int:
     with Store() as store:
         found = store.sessions(session_filter(args))
+        if args.by_day:
+            return _print_days(store.usage_by_day(sessions=[s.id for s in found]) if found else [], args.json)
     if args.json:
         print_json([s.as_dict() for s in found])
         return 0
@@ -69,6 +98,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         ("prompts", "right"),
         ("files", "right"),
         ("+/-", "right"),
+        ("tokens", "right"),
+        ("cost", "right"),
         ("first prompt", "left"),
     ):
         table.add_column(column, justify=justify, no_wrap=column != "first prompt")
@@ -83,6 +114,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
             str(s.prompts),
             str(s.files_changed),
             f"[green]+{s.added}[/] [red]-{s.removed}[/]{fails}",
+            token_count(s.total_tokens),
+            cost_text(s.cost_usd, s.unpriced_turns),
             one_line(s.title or s.first_prompt, 60),
         )
     console.print(table)
@@ -94,6 +127,11 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 def cmd_changed(args: argparse.Namespace) -> int:
     with Store() as store:
         files = store.changed(args.since, args.until, args.project)
+        ids = sorted({c.session for f in files for c in f.changes})
+        days = store.usage_by_day(args.since, args.until, sessions=ids) if ids else []
+        if args.by_day:
+            return _print_days(days, args.json)
+        sessions = [store.resolve(i) for i in ids]
     if args.json:
         print_json([f.as_dict() for f in files])
         return 0
@@ -121,6 +159,13 @@ def cmd_changed(args: argparse.Namespace) -> int:
                 f"    {local_display(c.ts)}  {c.session[:8]}  {c.tool or ''} +{c.added} -{c.removed}  "
                 f"[dim]“{prompt}”[/]"
             )
+    out.append(Rule("[bold]Tokens and estimated cost of these sessions[/]", align="left"))
+    for s in sorted(sessions, key=lambda s: s.started):
+        cost = cost_text(s.cost_usd, s.unpriced_turns) or "-"
+        out.append(f"    {s.id[:8]}  {local_display(s.started)}  {token_count(s.total_tokens) or '-'} tokens  "
+                   f"{cost}  [dim]{one_line(s.title or s.first_prompt, 50)}[/]")
+    if days:
+        out.append(usage_table(days))
     emit(out)
     return 0
 

@@ -57,6 +57,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         problems, count, head = verify.verify_session(
             folder, checkpoints=checkpoints.read(home, name), index_hashes=index_hashes.get(name))
         problems += verify.index_agreement(folder, indexed.get(os.path.basename(folder)), count, head)
+        problems += verify.transcript_agreement(folder)
         fatal = [p for p in problems if not p.warning]
         broken = broken or bool(fatal)
         results.append(

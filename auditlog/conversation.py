@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from auditlog import paths
-from auditlog.record import assistant_text
+from auditlog.record import MESSAGE_EVENT, assistant_text
 
 CONVERSATION = "conversation.md"
 MAX_DIFF_LINES = 120
@@ -54,9 +54,8 @@ def header(record: dict) -> str:
         ("cwd", _code(record["cwd"]) if record.get("cwd") else "—"),
     ]
     if context.get("branch") or context.get("head"):
-        rows.append(
-            ("Git", f"{context.get('branch') or '(detached)'} @ {_code((context.get('head') or 'unborn')[:12])}")
-        )
+        head = f" @ {_code(context['head'][:12])}" if context.get("head") else ""
+        rows.append(("Git", f"{context.get('branch') or '(detached)'}{head}"))
     rows.append(("Started", record.get("ts", "")))
     lines = [f"# Session {record.get('session', '')[:8]} · {record.get('agent', '')}", "", "| | |", "|---|---|"]
     lines += [f"| {name} | {value} |" for name, value in rows]
@@ -73,6 +72,25 @@ def _diff_block(change: dict, patch_text: str | None) -> str:
     out = f"\n{fence}diff\n{body}\n{fence}\n"
     if len(lines) > MAX_DIFF_LINES:
         out += f"\n*… {len(lines) - MAX_DIFF_LINES} more lines in [{change['patch']}]({change['patch']})*\n"
+    return out
+
+
+def _transcript_message(record: dict, payload: dict, who: str, time_of_day: str) -> str:
+    """An assistant message joined from the transcript: its thinking and its words (the
+    final words only once: the Stop event shows them), and the tools it then called."""
+    text = "" if payload.get("final") else _text(payload.get("text"))
+    thinking = _text(payload.get("thinking"))
+    if not text and not thinking:
+        return ""  # a message that only called tools: the tool lines show it
+    model = payload.get("model")
+    out = f"\n**Assistant** {who}({time_of_day}{f' · {model}' if isinstance(model, str) else ''}):\n\n"
+    if thinking:
+        out += _quote(f"*thinking:* {thinking}") + "\n"
+    if text:
+        out += text + "\n"
+    calls = [c.get("name") for c in payload.get("tool_uses") or [] if isinstance(c, dict)]
+    if calls:
+        out += "\n→ " + ", ".join(_code(str(name)) for name in calls) + "\n"
     return out
 
 
@@ -100,6 +118,8 @@ def render(record: dict, patch_texts: dict[str, str]) -> str:
         for change in changes:
             out += _diff_block(change, patch_texts.get(change["patch"]))
         return out + ("\n" if changes else "")
+    if kind == "assistant" and event == MESSAGE_EVENT:
+        return _transcript_message(record, payload, who, time_of_day)
     if kind == "assistant":
         if event == "StopFailure":
             return f"\n**{ICON_FAILED} Turn failed:** {record.get('summary', '')}\n"
@@ -129,9 +149,17 @@ def render(record: dict, patch_texts: dict[str, str]) -> str:
 
 def append(folder: str, record: dict, patch_texts: dict[str, str]) -> None:
     """Append one event's Markdown; the first event also writes the header."""
+    append_many(folder, [(record, patch_texts)])
+
+
+def append_many(folder: str, items: list[tuple[dict, dict[str, str]]]) -> None:
+    """Append the Markdown of several events in one write (the records one hook call or
+    one import adds); the session's first event also writes the header."""
+    if not items:
+        return
     path = os.path.join(folder, CONVERSATION)
-    text = render(record, patch_texts)
-    if record.get("seq") == 1 or not os.path.exists(path):
-        text = header(record) + text
+    parts = [header(items[0][0])] if items[0][0].get("seq") == 1 or not os.path.exists(path) else []
+    parts += [render(record, texts) for record, texts in items]
+    text = "".join(parts)
     if text:
         paths.append_private(path, text.encode("utf-8", "surrogatepass"))

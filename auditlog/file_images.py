@@ -116,3 +116,17 @@ def reverse_hunks(after: str, hunks: list[dict]) -> str | None:
     if not trailing_newline and text.endswith("\n"):
         text = text[:-1]
     return text
+
+
+def apply_hunks(before: str, hunks: list[dict]) -> str | None:
+    """The text after a change, from the text before it and the change's hunks (the
+    ``structuredPatch`` of Claude Code's Edit results): :func:`reverse_hunks` with the
+    sides swapped. ``None`` when the text does not match the hunks."""
+    swapped = []
+    for hunk in hunks:
+        if not isinstance(hunk, dict):
+            return None
+        lines = ["+" + ln[1:] if ln[:1] == "-" else "-" + ln[1:] if ln[:1] == "+" else ln
+                 for ln in hunk.get("lines") or [] if isinstance(ln, str)]
+        swapped.append({"oldStart": hunk.get("newStart"), "newStart": hunk.get("oldStart"), "lines": lines})
+    return reverse_hunks(before, swapped)

@@ -9,7 +9,7 @@ import sqlite3
 
 from auditlog import paths
 
-SCHEMA_VERSION = 2  # the number of migrations in auditlog.migrations
+SCHEMA_VERSION = 3  # the number of migrations in auditlog.migrations
 BUSY_TIMEOUT_MS = 2000
 
 

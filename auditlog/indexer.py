@@ -13,7 +13,7 @@ import os
 import sqlite3
 
 from auditlog import journal
-from auditlog.record import assistant_text, decode_record, line_hash
+from auditlog.record import MESSAGE_EVENT, assistant_text, decode_record, line_hash
 
 SEARCH_FIELDS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description")
 MAX_SEARCH_TEXT = 64 * 1024
@@ -48,7 +48,7 @@ def search_text(record: dict) -> str:
     if kind == "prompt":
         parts = [_s(payload.get("prompt")) or parts[0]]
     elif kind in ("assistant", "subagent_stop"):
-        parts.append(_s(assistant_text(payload)))
+        parts += [_s(assistant_text(payload)), _s(payload.get("thinking"))]
     elif kind in ("tool_call", "tool_error", "permission"):
         tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
         parts += [_s(tool_input.get(f)) for f in SEARCH_FIELDS]
@@ -59,9 +59,36 @@ def search_text(record: dict) -> str:
 
 
 SESSION_COLUMNS = (
-    "id", "folder", "agent", "project", "cwd", "branch", "head_start", "head_end", "started", "ended", "end_reason",
-    "first_prompt", "title", "prompts", "events", "tool_calls", "failures", "files_changed", "added", "removed",
-    "last_seq", "indexed_bytes", "chain_head",
+    "id",
+    "folder",
+    "agent",
+    "project",
+    "cwd",
+    "branch",
+    "head_start",
+    "head_end",
+    "started",
+    "ended",
+    "end_reason",
+    "first_prompt",
+    "title",
+    "prompts",
+    "events",
+    "tool_calls",
+    "failures",
+    "files_changed",
+    "added",
+    "removed",
+    "last_seq",
+    "indexed_bytes",
+    "chain_head",
+    "input_tokens",
+    "output_tokens",
+    "cache_write_tokens",
+    "cache_read_tokens",
+    "cost_usd",
+    "unpriced_turns",
+    "model",
 )
 _UPSERT_SESSION = (
     f"INSERT INTO sessions ({', '.join(SESSION_COLUMNS)}) VALUES ({', '.join('?' * len(SESSION_COLUMNS))})"
@@ -76,8 +103,16 @@ def _current_session(conn: sqlite3.Connection, session: str, folder: str, first:
     if found:
         return dict(zip(SESSION_COLUMNS, found, strict=True))
     row = dict.fromkeys(SESSION_COLUMNS)
-    row.update(dict.fromkeys(_COUNTERS, 0), id=session, folder=folder, agent=first.get("agent") or "unknown",
-               started=first["ts"], ended=first["ts"], last_seq=0, indexed_bytes=0)
+    row.update(
+        dict.fromkeys(_COUNTERS, 0),
+        id=session,
+        folder=folder,
+        agent=first.get("agent") or "unknown",
+        started=first["ts"],
+        ended=first["ts"],
+        last_seq=0,
+        indexed_bytes=0,
+    )
     return row
 
 
@@ -89,7 +124,7 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
         return
     session = batch[0][2]["session"]
     row = _current_session(conn, session, folder, batch[0][2])
-    events, prompts, changes, search = [], [], [], []
+    events, prompts, changes, search, turns = [], [], [], [], []
     commits: list[tuple] = []
     commit_files: list[tuple] = []
     new_paths: dict[str, None] = {}
@@ -98,8 +133,24 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
         seq, ts, kind = record["seq"], record["ts"], record.get("kind")
         digest = line_hash(line)
         failed = 1 if record.get("failed") else 0
-        events.append(_row(session, seq, ts, record.get("event"), kind, record.get("tool"), record.get("tool_use_id"),
-                           record.get("subagent"), record.get("summary"), failed, offset, len(line) + 1, digest))
+        events.append(
+            _row(
+                session,
+                seq,
+                ts,
+                record.get("event"),
+                kind,
+                record.get("tool"),
+                record.get("tool_use_id"),
+                record.get("subagent"),
+                record.get("summary"),
+                failed,
+                offset,
+                len(line) + 1,
+                digest,
+                record.get("origin"),
+            )
+        )
         row["events"] += 1
         row["last_seq"], row["indexed_bytes"], row["chain_head"] = seq, offset + len(line) + 1, digest
         row["ended"] = max(row["ended"] or ts, ts)
@@ -116,6 +167,8 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
                 row["title"] = _storable(payload["session_title"])
         if kind in ("tool_result", "tool_error"):
             row["tool_calls"] += 1
+        if record.get("event") == MESSAGE_EVENT and isinstance(payload.get("usage"), dict):
+            turns.append(_turn_row(session, seq, ts, record.get("subagent"), payload))
         row["failures"] += failed
         if kind == "session_end":
             row["end_reason"] = _s(payload.get("reason")) or None
@@ -131,11 +184,28 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
             row["cwd"] = _storable(record["cwd"])
         for change in record.get("changes") or []:
             path = change.get("path", "")
-            changes.append(_row(session, seq, ts, path, path.rsplit("/", 1)[-1], change.get("op"),
-                                change.get("added", 0), change.get("removed", 0), 1 if change.get("binary") else 0,
-                                change.get("patch"), change.get("patch_sha256"), change.get("post_oid"),
-                                record.get("tool"), last_prompt, change.get("pre_oid"), change.get("pre_blob"),
-                                change.get("post_blob"), change.get("via")))
+            changes.append(
+                _row(
+                    session,
+                    seq,
+                    ts,
+                    path,
+                    path.rsplit("/", 1)[-1],
+                    change.get("op"),
+                    change.get("added", 0),
+                    change.get("removed", 0),
+                    1 if change.get("binary") else 0,
+                    change.get("patch"),
+                    change.get("patch_sha256"),
+                    change.get("post_oid"),
+                    record.get("tool"),
+                    last_prompt,
+                    change.get("pre_oid"),
+                    change.get("pre_blob"),
+                    change.get("post_blob"),
+                    change.get("via"),
+                )
+            )
             row["added"] += int(change.get("added", 0))
             row["removed"] += int(change.get("removed", 0))
             new_paths[_storable(path)] = None
@@ -144,24 +214,39 @@ def index_records(conn: sqlite3.Connection, folder: str, batch: list[tuple[int, 
             search.append(_row(text, session, seq, kind))
     if new_paths:
         paths_json = json.dumps(list(new_paths))
-        seen = conn.execute("SELECT DISTINCT path FROM changes WHERE session = ? AND path IN"
-                            " (SELECT value FROM json_each(?))", (session, paths_json)).fetchall()
+        seen = conn.execute(
+            "SELECT DISTINCT path FROM changes WHERE session = ? AND path IN (SELECT value FROM json_each(?))",
+            (session, paths_json),
+        ).fetchall()
         row["files_changed"] += len(new_paths) - len(seen)
-    conn.executemany("INSERT OR REPLACE INTO events (session, seq, ts, event, kind, tool, tool_use_id, subagent,"
-                     " summary, failed, offset, length, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", events)
+    conn.executemany(
+        "INSERT OR REPLACE INTO events (session, seq, ts, event, kind, tool, tool_use_id, subagent,"
+        f" summary, failed, offset, length, hash, origin) VALUES ({', '.join('?' * 14)})",
+        events,
+    )
+    if turns:
+        _add_turns(conn, row, turns)
     if prompts:
         conn.executemany("INSERT OR REPLACE INTO prompts (session, seq, ts, text) VALUES (?, ?, ?, ?)", prompts)
     if changes:
-        conn.executemany("INSERT OR REPLACE INTO changes (session, seq, ts, path, name, op, added, removed, binary,"
-                         " patch, patch_sha256, post_oid, tool, prompt_seq, pre_oid, pre_blob, post_blob, via)"
-                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         changes)
+        conn.executemany(
+            "INSERT OR REPLACE INTO changes (session, seq, ts, path, name, op, added, removed, binary,"
+            " patch, patch_sha256, post_oid, tool, prompt_seq, pre_oid, pre_blob, post_blob, via)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            changes,
+        )
     if commits:
-        conn.executemany("INSERT OR REPLACE INTO commits (session, seq, ts, sha, project, branch, parents, subject,"
-                         " author, author_email, author_time, committer_time, by_agent, files)"
-                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", commits)
-        conn.executemany("INSERT OR REPLACE INTO commit_files (session, sha, path, old_path, status, oid, pre_oid)"
-                         " VALUES (?, ?, ?, ?, ?, ?, ?)", commit_files)
+        conn.executemany(
+            "INSERT OR REPLACE INTO commits (session, seq, ts, sha, project, branch, parents, subject,"
+            " author, author_email, author_time, committer_time, by_agent, files)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            commits,
+        )
+        conn.executemany(
+            "INSERT OR REPLACE INTO commit_files (session, sha, path, old_path, status, oid, pre_oid)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            commit_files,
+        )
     if search:
         conn.executemany("INSERT INTO search (text, session, seq, kind) VALUES (?, ?, ?, ?)", search)
     conn.execute(_UPSERT_SESSION, tuple(row[c] for c in SESSION_COLUMNS))
@@ -171,15 +256,72 @@ def _commit_rows(session: str, seq: int, ts: str, commit: dict, context: dict, c
     """A ``commit`` event's rows: the commit, and each file with its blob id in the
     commit (what ``change_commits`` matches the recorded changes against)."""
     entries = [f for f in commit.get("files") or [] if isinstance(f, dict) and _s(f.get("path"))]
-    commits.append(_row(session, seq, ts, commit["sha"], context.get("project"), context.get("branch"),
-                        " ".join(commit.get("parents") or []), _s(commit.get("subject")), _s(commit.get("author")),
-                        _s(commit.get("author_email")), commit.get("author_time"), commit.get("committer_time"),
-                        1 if commit.get("by_agent") else 0, commit.get("files_total") or len(entries)))
-    files += [_row(session, commit["sha"], f["path"], f.get("old_path"), f.get("status"), f.get("oid"),
-                   f.get("pre_oid")) for f in entries]
+    commits.append(
+        _row(
+            session,
+            seq,
+            ts,
+            commit["sha"],
+            context.get("project"),
+            context.get("branch"),
+            " ".join(commit.get("parents") or []),
+            _s(commit.get("subject")),
+            _s(commit.get("author")),
+            _s(commit.get("author_email")),
+            commit.get("author_time"),
+            commit.get("committer_time"),
+            1 if commit.get("by_agent") else 0,
+            commit.get("files_total") or len(entries),
+        )
+    )
+    files += [
+        _row(session, commit["sha"], f["path"], f.get("old_path"), f.get("status"), f.get("oid"), f.get("pre_oid"))
+        for f in entries
+    ]
 
 
-TABLES = ("events", "changes", "prompts", "commits", "commit_files")
+TABLES = ("events", "changes", "prompts", "commits", "commit_files", "turns")
+
+
+def _turn_row(session: str, seq: int, ts: str, subagent: str | None, payload: dict) -> tuple:
+    """One model call's tokens and estimated cost (``pricing``: list prices, see
+    docs/transcripts.md); the message id keys it, so a message recorded twice (a join
+    and an import of the same transcript) counts once."""
+    from auditlog import pricing
+
+    usage, model = payload["usage"], _s(payload.get("model")) or None
+    fresh, out, write_5m, write_1h, read = pricing.tokens(usage)
+    key = _s(payload.get("message_id")) or _s(payload.get("uuid")) or f"seq:{seq}"
+    return _row(
+        session, key, seq, ts, model, subagent, fresh, out, write_5m + write_1h, read, pricing.cost_usd(model, usage)
+    )
+
+
+_TURN_SUMS = ("input_tokens", "output_tokens", "cache_write_tokens", "cache_read_tokens", "cost_usd")
+
+
+def _add_turns(conn: sqlite3.Connection, row: dict, turns: list[tuple]) -> None:
+    """Add model calls and update the session's totals by difference (a message seen
+    before replaces its old counts), so a join costs the same in a long session."""
+    for turn in turns:
+        old = conn.execute(
+            f"SELECT {', '.join(_TURN_SUMS)} FROM turns WHERE session = ? AND message_id = ?", turn[:2]
+        ).fetchone()
+        new = turn[6:11]
+        for column, before, after in zip(_TURN_SUMS, old or (None,) * 5, new, strict=True):
+            if after is not None or before is not None:
+                row[column] = (row[column] or 0) + (after or 0) - (before or 0)
+        unpriced = new[4] is None and sum(new[:4]) > 0
+        was_unpriced = old is not None and old[4] is None and sum(old[:4]) > 0
+        row["unpriced_turns"] = (row["unpriced_turns"] or 0) + unpriced - was_unpriced
+        if turn[5] is None and turn[4] and turn[4] != "<synthetic>":  # the main agent's latest model
+            row["model"] = turn[4]
+        conn.execute(
+            "INSERT OR REPLACE INTO turns (session, message_id, seq, ts, model, subagent, input_tokens,"
+            " output_tokens, cache_write_tokens, cache_read_tokens, cost_usd)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            turn,
+        )
 
 
 def forget_session(conn: sqlite3.Connection, session: str) -> None:
@@ -187,8 +329,9 @@ def forget_session(conn: sqlite3.Connection, session: str) -> None:
     for table in TABLES:
         conn.execute(f"DELETE FROM {table} WHERE session = ?", (session,))
     phrase = '"' + session.replace('"', "") + '"'
-    conn.execute("DELETE FROM search WHERE rowid IN (SELECT rowid FROM search WHERE search MATCH ?)",
-                 (f"session:{phrase}",))
+    conn.execute(
+        "DELETE FROM search WHERE rowid IN (SELECT rowid FROM search WHERE search MATCH ?)", (f"session:{phrase}",)
+    )
     conn.execute("DELETE FROM sessions WHERE id = ?", (session,))
 
 
@@ -199,13 +342,17 @@ def forget_everything(conn: sqlite3.Connection) -> None:
 
 
 def catch_up(
-    conn: sqlite3.Connection, folder_path: str, session: str,
-    just_written: list[tuple[int, bytes, dict]] | None = None, *, own_transaction: bool = True,
+    conn: sqlite3.Connection,
+    folder_path: str,
+    session: str,
+    just_written: list[tuple[int, bytes, dict]] | None = None,
+    *,
+    own_transaction: bool = True,
 ) -> int:
     """Index every journal line the index has not seen; returns how many were added.
 
-    ``just_written`` (offset, line, record for each line the hook has just appended, in
-    order) saves re-reading them, in the usual case where the index was up to date before.
+    ``just_written`` [(offset, line, record) …], the lines the caller has just appended,
+    saves re-reading them in the usual case where the index was up to date before them.
     """
     folder = os.path.basename(folder_path)
     if own_transaction:
@@ -219,7 +366,8 @@ def catch_up(
             done = 0
         added = 0
         if just_written and just_written[0][0] == done:
-            index_records(conn, folder, just_written)
+            for start in range(0, len(just_written), BATCH):
+                index_records(conn, folder, just_written[start : start + BATCH])
             added = len(just_written)
         elif done < size:
             batch: list[tuple[int, bytes, dict]] = []

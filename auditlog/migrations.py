@@ -166,7 +166,40 @@ def m002_git(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS = (m001_initial, m002_git)
+
+
+def m003_transcripts(db: sqlite_utils.Database) -> None:
+    """What the transcript adds: where each event came from (``origin``), one row per
+    model call with its tokens and estimated cost (``turns``), and the session's totals."""
+    db["events"].add_column("origin", str)
+    db["events"].create_index(["tool_use_id"])
+    for column, kind in (("input_tokens", int), ("output_tokens", int), ("cache_write_tokens", int),
+                         ("cache_read_tokens", int), ("cost_usd", float), ("unpriced_turns", int), ("model", str)):
+        db["sessions"].add_column(column, kind)
+    db["turns"].create(
+        {
+            "session": str,
+            "message_id": str,
+            "seq": int,
+            "ts": str,
+            "model": str,
+            "subagent": str,
+            "input_tokens": int,
+            "output_tokens": int,
+            "cache_write_tokens": int,
+            "cache_read_tokens": int,
+            "cost_usd": float,
+        },
+        pk=("session", "message_id"),
+        foreign_keys=[("session", "sessions", "id")],
+    )
+    db["turns"].create_index(["ts"])
+    db["turns"].create_index(["session", "seq"])
+
+
+
+
+MIGRATIONS = (m001_initial, m002_git, m003_transcripts)
 
 
 def migrate(conn: sqlite3.Connection) -> int:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 
 
@@ -38,13 +38,90 @@ class SessionSummary:
     added: int
     removed: int
     chain_head: str | None
+    # From the transcript (docs/transcripts.md): None where no model call was recorded.
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    cache_read_tokens: int | None = None
+    cost_usd: float | None = None  # an estimate from list prices; the turns of unpriced models add nothing
+    unpriced_turns: int = 0  # model calls whose model has no price in auditlog.pricing
+    model: str | None = None  # the main agent's latest model
 
     @property
     def duration_seconds(self) -> float | None:
         return _seconds_between(self.started, self.ended)
 
+    @property
+    def total_tokens(self) -> int | None:
+        return total_tokens(self)
+
     def as_dict(self) -> dict:
-        return {**asdict(self), "duration_seconds": self.duration_seconds}
+        return {**asdict(self), "duration_seconds": self.duration_seconds, "total_tokens": self.total_tokens}
+
+
+_COUNTS = frozenset(("prompts", "events", "tool_calls", "failures", "files_changed", "added", "removed",
+                     "unpriced_turns"))
+
+
+def session_from_row(row: dict) -> SessionSummary:
+    """A session from its index row (counts never ``None``; columns an older index lacks
+    take their defaults)."""
+    values = {}
+    for f in fields(SessionSummary):
+        if f.name in row:
+            values[f.name] = (row[f.name] or 0) if f.name in _COUNTS else row[f.name]
+    return SessionSummary(**values)
+
+
+def total_tokens(usage: object) -> int | None:
+    """All the tokens of a session, a turn or a day (input, output and cache reads and
+    writes), or ``None`` when none were recorded."""
+    parts = [getattr(usage, k) for k in ("input_tokens", "output_tokens", "cache_write_tokens", "cache_read_tokens")]
+    return None if all(p is None for p in parts) else sum(p or 0 for p in parts)
+
+
+class _Usage:
+    """Token counts read together: their sum, and the dict form with it."""
+
+    @property
+    def total_tokens(self) -> int | None:
+        return total_tokens(self)
+
+    def as_dict(self) -> dict:
+        return {**asdict(self), "total_tokens": self.total_tokens}
+
+
+@dataclass(frozen=True)
+class Turn(_Usage):
+    """One model call: its tokens and estimated cost (``None``: the model has no price)."""
+
+    session: str
+    seq: int
+    ts: str
+    message_id: str
+    model: str | None
+    subagent: str | None
+    input_tokens: int
+    output_tokens: int
+    cache_write_tokens: int
+    cache_read_tokens: int
+    cost_usd: float | None
+
+
+@dataclass(frozen=True)
+class DailyUsage(_Usage):
+    """One local day's model calls: how many, in how many sessions, their tokens and
+    estimated cost (``unpriced_turns`` had no price and add only tokens)."""
+
+    day: str
+    sessions: int
+    turns: int
+    input_tokens: int
+    output_tokens: int
+    cache_write_tokens: int
+    cache_read_tokens: int
+    cost_usd: float | None
+    unpriced_turns: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +136,7 @@ class Event:
     subagent: str | None
     summary: str
     failed: bool
+    origin: str | None = None  # None: the hook's own event; transcript, backfill or import
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -69,6 +69,7 @@ class Observation:
         "failed",
         "file_edits",
         "kind",
+        "origin",
         "payload",
         "reply",
         "session_id",
@@ -80,6 +81,7 @@ class Observation:
         "summary",
         "tool",
         "tool_use_id",
+        "transcripts",
         "turn",
     )
 
@@ -107,3 +109,8 @@ class Observation:
         # What the agent's protocol requires on stdout (Cursor's before-hooks want a
         # permission answer): written by the hook entry even when capture fails.
         self.reply: bytes | None = None
+        # Transcripts to join before this event's record (Claude Code's Stop, SubagentStop,
+        # PreCompact and SessionEnd): ``(path, subagent, final_text)``, where
+        # ``final_text`` is the message the payload itself carries (not recorded twice).
+        self.transcripts: list[tuple[str, str | None, str | None]] = []
+        self.origin: str | None = None  # None: the hook's own event; else see record.ORIGINS

@@ -17,9 +17,10 @@ import sqlite_utils
 
 from auditlog import blobs, index_schema, paths
 from auditlog.dates import bound
-from auditlog.models import Change, ChangedFile, Event, SearchHit, SessionSummary
+from auditlog.models import Change, ChangedFile, Event, SearchHit, SessionSummary, session_from_row
 from auditlog.patches import make_patch
 from auditlog.query_git import GitQueries
+from auditlog.query_usage import UsageQueries, window
 
 FTS_SET_CAP = 2000  # sessions; beyond this a full-text filter probes sessions one by one
 AGENT_ALIASES = {"claude": "claude-code", "gemini": "gemini-cli"}
@@ -94,9 +95,10 @@ def file_condition(pattern: str, column: str = "path", name_column: str = "name"
     return f"({name_column} = ? AND ({column} = ? OR {column} LIKE ?))", [base, pattern, "%/" + pattern]
 
 
-class Store(GitQueries):
+class Store(GitQueries, UsageQueries):
     """A read handle on one store (``$AUDITLOG_HOME`` unless ``home`` is given); the git
-    questions (commits, branches, ranges) are in :class:`auditlog.query_git.GitQueries`."""
+    questions (commits, branches, ranges) are in :class:`auditlog.query_git.GitQueries`,
+    tokens and cost in :class:`auditlog.query_usage.UsageQueries`."""
 
     def __init__(self, home: str | None = None) -> None:
         self.home = home or paths.store_home()
@@ -185,7 +187,8 @@ class Store(GitQueries):
                           [match, FTS_SET_CAP + 1])
         if len(rows) <= FTS_SET_CAP:
             return "s.id IN (SELECT value FROM json_each(?))", [json.dumps([r["session"] for r in rows])]
-        probe = "EXISTS (SELECT 1 FROM search WHERE search MATCH ('session:\"' || replace(s.id, '\"', '') || '\" AND ' || ?))"
+        probe = ("EXISTS (SELECT 1 FROM search WHERE search MATCH"
+                 " ('session:\"' || replace(s.id, '\"', '') || '\" AND ' || ?))")
         return probe, [match]
 
     def sessions(self, f: SessionFilter | None = None) -> list[SessionSummary]:
@@ -194,7 +197,7 @@ class Store(GitQueries):
         where, params = self._session_where(f)
         limit = f" LIMIT {int(f.limit)}" if f.limit else ""
         rows = self._rows(f"SELECT * FROM sessions s{where} ORDER BY s.started DESC{limit}", params)
-        return [_summary(r) for r in rows]
+        return [session_from_row(r) for r in rows]
 
     def count_sessions(self, f: SessionFilter | None = None) -> int:
         where, params = self._session_where(f or SessionFilter())
@@ -207,21 +210,21 @@ class Store(GitQueries):
             rows = self._rows("SELECT * FROM sessions ORDER BY started DESC LIMIT 1")
             if not rows:
                 raise SessionNotFound("no sessions recorded yet")
-            return _summary(rows[0])
+            return session_from_row(rows[0])
         rows = self._rows("SELECT * FROM sessions WHERE id = ?", [ref])
         if rows:
-            return _summary(rows[0])
+            return session_from_row(rows[0])
         escaped = ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         rows = self._rows(
             "SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started DESC LIMIT 20", [escaped + "%"]
         )
         if len(rows) == 1:
-            return _summary(rows[0])
+            return session_from_row(rows[0])
         if not rows:
             recent = ", ".join(s.id[:8] for s in self.sessions(SessionFilter(limit=5)))
             hint = f"; recent sessions: {recent}" if recent else "; no sessions recorded yet"
             raise SessionNotFound(f"no session matches {ref!r}{hint}")
-        raise AmbiguousSession(ref, [_summary(r) for r in rows])
+        raise AmbiguousSession(ref, [session_from_row(r) for r in rows])
 
     # -- one session -----------------------------------------------------------------
     def events(self, session: str) -> list[Event]:
@@ -238,6 +241,7 @@ class Store(GitQueries):
                 r["subagent"],
                 r["summary"] or "",
                 bool(r["failed"]),
+                r.get("origin"),
             )
             for r in rows
         ]
@@ -279,16 +283,9 @@ class Store(GitQueries):
             cond, p = file_condition(file, "c.path", "c.name")
             where.append(cond)
             params += p
-        if since:
-            where.append("c.ts >= ?")
-            params.append(bound(since))
-        if until:
-            where.append("c.ts < ?")
-            params.append(bound(until, end=True))
-        if project:
-            where.append("(s.project = ? OR s.project LIKE ?)")
-            absolute = os.path.abspath(os.path.expanduser(project))
-            params += [absolute, absolute.rstrip("/") + "/%"]
+        conditions, values = window("c.ts", since, until, project)
+        where += conditions
+        params += values
         sql = (
             "SELECT c.*, s.folder, coalesce(s.project, s.cwd) AS root, p.text AS prompt"
             " FROM changes c JOIN sessions s ON s.id = c.session"
@@ -382,29 +379,3 @@ class Store(GitQueries):
             SearchHit(r["session"], r["seq"], r["kind"], r["ts"], r["summary"] or "", r["snippet"] or "", r["project"])
             for r in rows
         ]
-
-
-def _summary(r: dict) -> SessionSummary:
-    return SessionSummary(
-        r["id"],
-        r["folder"],
-        r["agent"],
-        r["project"],
-        r["cwd"],
-        r["branch"],
-        r["head_start"],
-        r["head_end"],
-        r["started"],
-        r["ended"],
-        r["end_reason"],
-        r["first_prompt"],
-        r["title"],
-        r["prompts"] or 0,
-        r["events"] or 0,
-        r["tool_calls"] or 0,
-        r["failures"] or 0,
-        r["files_changed"] or 0,
-        r["added"] or 0,
-        r["removed"] or 0,
-        r["chain_head"],
-    )

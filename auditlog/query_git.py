@@ -205,13 +205,13 @@ class GitQueries:
 
     def sessions_by_id(self, ids: set[str]) -> list[SessionSummary]:
         """These sessions, newest first."""
-        from auditlog.query import _summary
+        from auditlog.models import session_from_row
 
         rows = self._rows(
             "SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY started DESC",
             [json.dumps(sorted(ids))],
         )
-        return [_summary(r) for r in rows]
+        return [session_from_row(r) for r in rows]
 
     def sessions_for_commit(self, ref: str, where: str | None = None) -> list[SessionSummary]:
         """The sessions that made commit ``ref`` or whose changes it contains, newest first."""

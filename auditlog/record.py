@@ -23,6 +23,7 @@ KEY_ORDER = (
     "session",
     "event",
     "kind",
+    "origin",
     "cwd",
     "tool",
     "tool_use_id",
@@ -38,6 +39,11 @@ KEY_ORDER = (
     "payload",
     "prev",
 )
+# Where a record came from when it is not the hook's own event (no ``origin`` key): the
+# agent's transcript joined at Stop, a tool call the hooks missed, or a past session.
+ORIGINS = frozenset(("transcript", "backfill", "import"))
+MESSAGE_EVENT = "TranscriptMessage"  # the ``event`` of a record made from one assistant message
+NOTE_EVENT = "TranscriptNote"  # a transcript that was missing, rewritten, cut or malformed
 ALWAYS = frozenset(("v", "seq", "ts", "agent", "session", "event", "kind", "payload", "prev"))
 
 KINDS = frozenset(

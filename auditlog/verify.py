@@ -146,3 +146,20 @@ def index_agreement(folder: str, row: dict | None, count: int, head: str) -> lis
             )
         ]
     return []
+
+
+def transcript_agreement(folder: str) -> list[Problem]:
+    """Tool calls in the session's transcripts that no record names (the hook missed
+    them): a warning, since the trail itself is intact, with its remedy."""
+    from auditlog.completeness import missing_tool_calls
+
+    gaps, notes = missing_tool_calls(folder)
+    problems = [Problem(path, None, f"transcript: {why}", warning=True) for path, why in notes if "malformed" in why]
+    by_file: dict[str, list[str]] = {}
+    for gap in gaps:
+        by_file.setdefault(gap.transcript, []).append(f"{gap.name} {gap.tool_use_id}")
+    for path, calls in by_file.items():
+        shown = ", ".join(calls[:5]) + (f" and {len(calls) - 5} more" if len(calls) > 5 else "")
+        problems.append(Problem(path, None, f"{len(calls)} tool call(s) in the transcript have no record ({shown}); "
+                                f"`auditlog backfill {os.path.basename(folder)}` records them", warning=True))
+    return problems

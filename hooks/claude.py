@@ -55,6 +55,25 @@ EVENTS = tuple(EVENT_KINDS)
 EDIT_TOOLS = frozenset(("Write", "Edit", "MultiEdit", "NotebookEdit"))
 SHELL_TOOLS = frozenset(("Bash", "PowerShell"))
 CONTEXT_EVENTS = frozenset(("SessionStart", "Stop", "SessionEnd"))
+# Events at which the transcript's new lines are joined (docs/transcripts.md): the end of a
+# turn, of a subagent, before compaction rewrites the context, and the end of the session.
+JOIN_EVENTS = frozenset(("Stop", "SubagentStop", "PreCompact", "SessionEnd"))
+
+
+def transcripts(event: str, payload: dict, subagent: str | None) -> list[tuple[str, str | None, str | None]]:
+    """What to join at this event: the session's transcript, and at SubagentStop the
+    subagent's own (``agent_transcript_path``, 2.1.x), each with the final message the
+    payload already carries (``last_assistant_message``), so it is not shown twice."""
+    if event not in JOIN_EVENTS:
+        return []
+    final = _str(payload.get("last_assistant_message"))
+    main, agent = _str(payload.get("transcript_path")), _str(payload.get("agent_transcript_path"))
+    out: list[tuple[str, str | None, str | None]] = []
+    if main:
+        out.append((main, None, final if event == "Stop" else None))
+    if agent and event == "SubagentStop":
+        out.append((agent, subagent or _str(payload.get("agent_id")) or "subagent", final))
+    return out
 
 
 def _edit_list(tool: str, tool_input: dict) -> list[tuple[str, str, bool]] | None:
@@ -188,5 +207,6 @@ def observe(payload: dict) -> Observation:
             more = report.get("moreFiles") if isinstance(report, dict) else 0
             # No report (older versions, failures), or a report cut short: use the tree snapshot.
             obs.diff_tree = obs.shell_diffs is None or bool(isinstance(more, int) and more > 0)
+    obs.transcripts = transcripts(event, payload, obs.subagent)
     obs.summary = _summary(obs, payload)
     return obs

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -45,20 +46,55 @@ def make_repo(path: Path, files: dict[str, str]) -> Path:
     return path
 
 
+MODEL = "claude-sonnet-4-5-20250929"
+USAGE = {"input_tokens": 100, "output_tokens": 20, "cache_read_input_tokens": 1000, "cache_creation_input_tokens": 0}
+
+
 class ClaudeSession:
     """Builds and sends the payloads of one Claude Code session (2.1.3xx shapes), doing
-    each tool's effect on disk between its PreToolUse and PostToolUse, as Claude does."""
+    each tool's effect on disk between its PreToolUse and PostToolUse, as Claude does,
+    and writing its transcript as Claude Code does (beside the project, unless
+    ``transcript=False``: then the payloads name a transcript that does not exist)."""
 
-    def __init__(self, project: Path, session_id: str | None = None) -> None:
+    def __init__(self, project: Path, session_id: str | None = None, *, transcript: bool = True) -> None:
         self.project = project
         self.session_id = session_id or str(uuid.uuid4())
         self.prompt_id: str | None = None
         self.objects_before = ""
+        folder = project.parent / "claude-projects"
+        self.transcript = folder / f"{self.session_id}.jsonl" if transcript else None
+        if self.transcript:
+            folder.mkdir(exist_ok=True)
+        self.said: list[dict] = []  # blocks for the next assistant message (say, think)
+        self.hooks_on = True  # False: tool calls reach the transcript only (a hook that missed them)
+
+    def line(self, entry: dict) -> None:
+        """Append one transcript line (Claude Code's shape: one content block per line)."""
+        if self.transcript is None:
+            return
+        entry = {"sessionId": self.session_id, "cwd": str(self.project), "uuid": str(uuid.uuid4()),
+                 "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "isSidechain": False, **entry}
+        with open(self.transcript, "a") as f:
+            f.write(json.dumps(entry) + "\n")
+
+    def assistant(self, blocks: list[dict]) -> None:
+        """One model call: its blocks (after anything ``say``/``think`` queued), one line each."""
+        message_id = "msg_" + uuid.uuid4().hex[:20]
+        for block in [*self.said, *blocks]:
+            self.line({"type": "assistant", "message": {"id": message_id, "type": "message", "role": "assistant",
+                       "model": MODEL, "content": [block], "usage": USAGE}})
+        self.said = []
+
+    def say(self, text: str) -> None:
+        self.said.append({"type": "text", "text": text})
+
+    def think(self, text: str) -> None:
+        self.said.append({"type": "thinking", "thinking": text, "signature": "sig"})
 
     def base(self, event: str, **fields: object) -> dict:
         payload = {
             "session_id": self.session_id,
-            "transcript_path": f"/nonexistent/.claude/projects/x/{self.session_id}.jsonl",
+            "transcript_path": str(self.transcript or f"/nonexistent/.claude/projects/x/{self.session_id}.jsonl"),
             "cwd": str(self.project),
             "hook_event_name": event,
         }
@@ -77,13 +113,17 @@ class ClaudeSession:
 
     def prompt(self, text: str) -> None:
         self.prompt_id = str(uuid.uuid4())
+        self.line({"type": "user", "promptId": self.prompt_id, "message": {"role": "user", "content": text}})
         self.send(self.base("UserPromptSubmit", prompt=text, permission_mode="bypassPermissions"))
 
     def _tool(self, tool: str, tool_input: dict, effect, response) -> None:
         tool_use_id = "toolu_" + uuid.uuid4().hex[:20]
+        self.assistant([{"type": "tool_use", "id": tool_use_id, "name": tool, "input": tool_input}])
+        if not self.hooks_on:
+            self._tool_result(tool_use_id, effect, response)
+            return
         self.send(self.base("PreToolUse", tool_name=tool, tool_input=tool_input, tool_use_id=tool_use_id))
-        outcome = effect() if effect else None
-        resp = response(outcome) if callable(response) else response
+        resp = self._tool_result(tool_use_id, effect, response)
         if isinstance(resp, Exception):
             self.send(
                 self.base(
@@ -115,6 +155,15 @@ class ClaudeSession:
                 ],
             )
         )
+
+    def _tool_result(self, tool_use_id: str, effect, response) -> object:
+        outcome = effect() if effect else None
+        resp = response(outcome) if callable(response) else response
+        failed = isinstance(resp, Exception)
+        self.line({"type": "user", "promptId": self.prompt_id, "toolUseResult": f"Error: {resp}" if failed else resp,
+                   "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use_id,
+                                                             "content": str(resp), "is_error": failed}]}})
+        return resp
 
     def write(self, rel: str, content: str) -> None:
         path = self.project / rel
@@ -184,6 +233,7 @@ class ClaudeSession:
         self._tool("Bash", {"command": command, "description": "run a command"}, effect, response)
 
     def stop(self, message: str) -> None:
+        self.assistant([{"type": "text", "text": message}])
         self.send(self.base("Stop", stop_hook_active=False, last_assistant_message=message))
 
     def end(self, reason: str = "other") -> None:

@@ -26,9 +26,13 @@ def test_every_corpus_payload_is_recorded(corpus: Path, store: Path) -> None:
         assert done.returncode == 0 and done.stdout == b"", path.name
         assert not (store / "errors.log").exists(), (path.name, (store / "errors.log").read_text())
     journals = list((store / "sessions").glob("*/events.jsonl"))
-    recorded = sum(len(j.read_bytes().splitlines()) for j in journals)
-    assert recorded == len(files)
-    events = {json.loads(line)["event"] for j in journals for line in j.read_bytes().splitlines()}
+    records = [json.loads(line) for j in journals for line in j.read_bytes().splitlines()]
+    assert len([r for r in records if "origin" not in r]) == len(files)
+    # Their transcripts are on other machines: each noted once, at its session's first join event.
+    notes = [r for r in records if r.get("origin")]
+    assert notes and {(r["event"], r["payload"]["problem"]) for r in notes} == {("TranscriptNote", "missing")}
+    assert len(notes) == len({(r["session"], r["payload"]["transcript"]) for r in notes})
+    events = {r["event"] for r in records}
     assert events >= {
         "SessionStart",
         "UserPromptSubmit",
@@ -99,7 +103,7 @@ def test_the_2_1_328_session_in_a_real_repository(corpus: Path, store: Path, tmp
     assert not (store / "errors.log").exists()
     folder = next((store / "sessions").iterdir())
     records = [json.loads(line) for line in (folder / "events.jsonl").read_bytes().splitlines()]
-    assert len(records) == 19
+    assert len([r for r in records if "origin" not in r]) == 19  # and a note: its transcript is not here
     replay = tmp_path / "replay"
     subprocess.run(["git", "clone", "-q", str(project), str(replay)], check=True)
     for rel in [p for r in records for p in r.get("patches", [])]:

@@ -50,6 +50,10 @@ def test_hook_path_imports_no_heavy_module(tmp_path: Path, store: Path) -> None:
     # Migrating imports sqlite-utils, by design, once; every later event must not.
     subprocess.run([sys.executable, "-c", PROBE, json.dumps(payloads)], check=True, capture_output=True)
     target.write_text("b\n")
+    transcript = tmp_path / "transcript.jsonl"  # the Stop joins it: the join imports nothing heavy either
+    message = {"id": "m1", "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": "Editing."}],
+               "usage": {"input_tokens": 1, "output_tokens": 2}}
+    transcript.write_text(json.dumps({"type": "assistant", "uuid": "u1", "message": message}) + "\n")
     after = [
         {
             **base,
@@ -58,7 +62,8 @@ def test_hook_path_imports_no_heavy_module(tmp_path: Path, store: Path) -> None:
             "tool_use_id": "t1",
             "tool_input": {"file_path": str(target), "old_string": "a", "new_string": "b"},
             "tool_response": {"originalFile": "a\n"},
-        }
+        },
+        {**base, "hook_event_name": "Stop", "transcript_path": str(transcript), "last_assistant_message": "done"},
     ]
     done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(after)], check=True, capture_output=True, text=True)
     modules = json.loads(done.stdout)
@@ -66,4 +71,5 @@ def test_hook_path_imports_no_heavy_module(tmp_path: Path, store: Path) -> None:
     assert loaded == []
     assert "auditlog.capture" in modules and "auditlog.indexer" in modules  # the probe really recorded
     journal = store / "sessions" / "imports" / "events.jsonl"
-    assert len(journal.read_bytes().splitlines()) == 3
+    lines = [json.loads(line) for line in journal.read_bytes().splitlines()]
+    assert [r["event"] for r in lines] == ["UserPromptSubmit", "PreToolUse", "PostToolUse", "TranscriptMessage", "Stop"]

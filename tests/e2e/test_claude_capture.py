@@ -24,6 +24,7 @@ from claude_driver import (
 )
 
 pytestmark = pytest.mark.e2e
+BETWEEN_TOOLS = "Now the port: editing config.ini (auditlog-e2e words)."
 AUDITLOG = [os.path.join(os.path.dirname(sys.executable), "auditlog")]
 
 
@@ -48,10 +49,12 @@ def recorded_session(claude_bin: str, git_project: Path, claude_home: Path, capt
     initial = subprocess.run(
         ["git", "-C", str(git_project), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.strip()
+    script = standard_script(git_project)
+    script[2]["say"] = BETWEEN_TOOLS  # words between two tool calls: only the transcript has them
     result = run_session(
         git_project,
         claude_home,
-        standard_script(git_project),
+        script,
         STANDARD_PROMPT,
         claude_bin=claude_bin,
         extra_env={"AUDITLOG_HOME": os.environ["AUDITLOG_HOME"]},
@@ -78,7 +81,7 @@ def _records(folder: Path) -> list[dict]:
 
 def test_every_fired_event_is_recorded_exactly_once(recorded_session) -> None:
     captures = [c.payload for c in recorded_session["captures"]]
-    records = _records(recorded_session["folder"])
+    records = [r for r in _records(recorded_session["folder"]) if "origin" not in r]  # the hooks' own
     assert len(records) == len(captures)
     assert Counter(r["event"] for r in records) == Counter(p["hook_event_name"] for p in captures)
     recorded_payloads = [json.dumps(r["payload"], sort_keys=True) for r in records]
@@ -97,6 +100,24 @@ def test_conversation_holds_prompt_and_answer(recorded_session) -> None:
     assert STANDARD_PROMPT in text
     assert "All done: port is now 8000." in text
     assert "-port=7000" in text and "+port=8000" in text
+
+
+def test_words_between_tool_calls_reach_the_conversation(recorded_session) -> None:
+    records = _records(recorded_session["folder"])
+    joined = [r for r in records if r.get("origin") == "transcript"]
+    assert joined and {r["event"] for r in joined} == {"TranscriptMessage"}
+    texts = [r["payload"].get("text") for r in joined]
+    assert "I will create a file first." in texts and BETWEEN_TOOLS in texts
+    hooked = {r["tool_use_id"] for r in records if r.get("tool_use_id") and "origin" not in r}
+    called = {c["id"] for r in joined for c in r["payload"].get("tool_uses", [])}
+    assert called == hooked  # the join matches every tool call by tool_use_id
+    text = (recorded_session["folder"] / "conversation.md").read_text()
+    final = text.index("All done: port is now 8000.")
+    assert text.index("I will create a file first.") < text.index(BETWEEN_TOOLS) < final
+    sessions = json.loads(_auditlog("sessions", "--json").stdout)
+    assert sessions[0]["output_tokens"] > 0 and sessions[0]["model"]
+    done = _auditlog("verify", "--json")
+    assert json.loads(done.stdout)["sessions"][0]["problems"] == []  # no tool call missed
 
 
 def test_patches_rebuild_the_final_tree_from_the_initial_commit(recorded_session, tmp_path: Path) -> None:
