@@ -19,7 +19,64 @@ from pathlib import Path
 from auditlog import paths, reindex
 from auditlog.record import GENESIS, encode_record, line_hash, utc_timestamp
 
-WORDS = ["parser", "refactor", "timeout", "config", "port", "cache", "retry", "login", "session", "token", "schema", "migration", "index", "query", "render", "button", "modal", "layout", "test", "fixture", "flaky", "async", "worker", "queue", "deploy", "docker", "build", "lint", "format", "logging", "metrics", "error", "handler", "router", "endpoint", "pagination", "search", "filter", "sort", "export", "import", "csv", "json", "yaml", "upload", "download", "image", "thumbnail", "email", "notify", "webhook", "billing", "invoice", "tax", "currency", "locale"]
+WORDS = [
+    "parser",
+    "refactor",
+    "timeout",
+    "config",
+    "port",
+    "cache",
+    "retry",
+    "login",
+    "session",
+    "token",
+    "schema",
+    "migration",
+    "index",
+    "query",
+    "render",
+    "button",
+    "modal",
+    "layout",
+    "test",
+    "fixture",
+    "flaky",
+    "async",
+    "worker",
+    "queue",
+    "deploy",
+    "docker",
+    "build",
+    "lint",
+    "format",
+    "logging",
+    "metrics",
+    "error",
+    "handler",
+    "router",
+    "endpoint",
+    "pagination",
+    "search",
+    "filter",
+    "sort",
+    "export",
+    "import",
+    "csv",
+    "json",
+    "yaml",
+    "upload",
+    "download",
+    "image",
+    "thumbnail",
+    "email",
+    "notify",
+    "webhook",
+    "billing",
+    "invoice",
+    "tax",
+    "currency",
+    "locale",
+]
 FOLDERS = ("src", "src/app", "src/api", "lib", "tests", "web/components", "cmd", "internal/db", "docs", "scripts")
 EXTS = (".py", ".ts", ".go", ".md", ".ini", ".json", ".tsx", ".sql")
 
@@ -61,8 +118,17 @@ NEEDLE_PROMPT = "zanzibar quokka"
 NEEDLE_COMMAND = "marmalade periscope"
 
 
-def write_session(store: Path, sid: str, start: float, events: int, changes: int, project: str,
-                  files: list[str], rng: random.Random, needle: bool = False) -> int:
+def write_session(
+    store: Path,
+    sid: str,
+    start: float,
+    events: int,
+    changes: int,
+    project: str,
+    files: list[str],
+    rng: random.Random,
+    needle: bool = False,
+) -> int:
     """One session's journal; a ``needle`` session also changes NEEDLE_FILE, asks about
     NEEDLE_PROMPT and runs a command with NEEDLE_COMMAND (so that a query can find the
     same number of sessions in a small store and a large one)."""
@@ -75,36 +141,77 @@ def write_session(store: Path, sid: str, start: float, events: int, changes: int
         base = {"session_id": sid, "cwd": project}
         record = {"v": 1, "seq": seq, "ts": utc_timestamp(t), "agent": "claude-code", "session": sid, "cwd": project}
         if seq == 1:
-            record.update(event="SessionStart", kind="session_start", summary="Session started (startup)",
-                          context={"project": project, "branch": "main", "head": "%040x" % rng.getrandbits(160)},
-                          payload={**base, "hook_event_name": "SessionStart", "source": "startup"})
+            record.update(
+                event="SessionStart",
+                kind="session_start",
+                summary="Session started (startup)",
+                context={"project": project, "branch": "main", "head": f"{rng.getrandbits(160):040x}"},
+                payload={**base, "hook_event_name": "SessionStart", "source": "startup"},
+            )
         elif seq == events:
-            record.update(event="SessionEnd", kind="session_end", summary="Session ended (other)",
-                          payload={**base, "hook_event_name": "SessionEnd", "reason": "other"})
+            record.update(
+                event="SessionEnd",
+                kind="session_end",
+                summary="Session ended (other)",
+                payload={**base, "hook_event_name": "SessionEnd", "reason": "other"},
+            )
         elif seq == 2 or rng.random() < 0.04:
             text = _prompt(rng) + (f" {NEEDLE_PROMPT}" if needle and seq == 2 else "")
-            record.update(event="UserPromptSubmit", kind="prompt", summary=text[:100],
-                          payload={**base, "hook_event_name": "UserPromptSubmit", "prompt": text})
+            record.update(
+                event="UserPromptSubmit",
+                kind="prompt",
+                summary=text[:100],
+                payload={**base, "hook_event_name": "UserPromptSubmit", "prompt": text},
+            )
         elif seq in change_at:
             path = NEEDLE_FILE if needle and seq == min(change_at) else rng.choice(files)
             added, removed = rng.randint(0, 40), rng.randint(0, 20)
-            record.update(event="PostToolUse", kind="tool_result", tool="Edit", summary=f"Edit {path} (+{added} −{removed})",
-                          files=[path], patches=[f"patches/{seq:04d}-Edit-x.patch"],
-                          changes=[{"path": path, "op": "modify", "added": added, "removed": removed,
-                                    "patch": f"patches/{seq:04d}-Edit-x.patch", "patch_sha256": "0" * 64}],
-                          payload={**base, "hook_event_name": "PostToolUse", "tool_name": "Edit",
-                                   "tool_input": {"file_path": f"{project}/{path}", "old_string": _prompt(rng),
-                                                  "new_string": _prompt(rng)}})
+            record.update(
+                event="PostToolUse",
+                kind="tool_result",
+                tool="Edit",
+                summary=f"Edit {path} (+{added} −{removed})",
+                files=[path],
+                patches=[f"patches/{seq:04d}-Edit-x.patch"],
+                changes=[
+                    {
+                        "path": path,
+                        "op": "modify",
+                        "added": added,
+                        "removed": removed,
+                        "patch": f"patches/{seq:04d}-Edit-x.patch",
+                        "patch_sha256": "0" * 64,
+                    }
+                ],
+                payload={
+                    **base,
+                    "hook_event_name": "PostToolUse",
+                    "tool_name": "Edit",
+                    "tool_input": {
+                        "file_path": f"{project}/{path}",
+                        "old_string": _prompt(rng),
+                        "new_string": _prompt(rng),
+                    },
+                },
+            )
         else:
             word = rng.choices(VOCABULARY, cum_weights=CUM_WEIGHTS, k=2)
             command = f"pytest -q tests/test_{word[0]}.py -k {word[1]}"
             if needle and seq == 3:
                 command = f"echo {NEEDLE_COMMAND}"
             failed = rng.random() < 0.05
-            record.update(event="PostToolUseFailure" if failed else "PreToolUse",
-                          kind="tool_error" if failed else "tool_call", tool="Bash", summary=f"Bash {command}",
-                          payload={**base, "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                                   "tool_input": {"command": command, "description": _prompt(rng)}})
+            record.update(
+                event="PostToolUseFailure" if failed else "PreToolUse",
+                kind="tool_error" if failed else "tool_call",
+                tool="Bash",
+                summary=f"Bash {command}",
+                payload={
+                    **base,
+                    "hook_event_name": "PreToolUse",
+                    "tool_name": "Bash",
+                    "tool_input": {"command": command, "description": _prompt(rng)},
+                },
+            )
             if failed:
                 record["failed"] = True
         record["prev"] = prev
@@ -115,8 +222,9 @@ def write_session(store: Path, sid: str, start: float, events: int, changes: int
     return len(lines)
 
 
-def build(store: Path, sessions: int, events_per_session: int, changes_per_session: int, seed: int = 1,
-          needles: int = 5) -> dict:
+def build(
+    store: Path, sessions: int, events_per_session: int, changes_per_session: int, seed: int = 1, needles: int = 5
+) -> dict:
     """Write the journals and index them; returns counts and the reindex rate. The
     ``needles`` newest-but-one-day sessions carry the needle file, prompt and command."""
     rng = random.Random(seed)
@@ -129,12 +237,27 @@ def build(store: Path, sessions: int, events_per_session: int, changes_per_sessi
     for i in range(sessions):
         needle = i < needles
         start = now - (rng.uniform(86400, 3 * 86400) if needle else rng.uniform(0, days * 86400))
-        total += write_session(store, f"{rng.getrandbits(128):032x}", start, events_per_session,
-                               changes_per_session, rng.choice(projects), files, rng, needle)
+        total += write_session(
+            store,
+            f"{rng.getrandbits(128):032x}",
+            start,
+            events_per_session,
+            changes_per_session,
+            rng.choice(projects),
+            files,
+            rng,
+            needle,
+        )
     written = time.perf_counter() - started
     started = time.perf_counter()
     indexed_sessions, indexed_events = reindex.reindex(str(store))
     seconds = time.perf_counter() - started
-    return {"sessions": indexed_sessions, "events": indexed_events, "changes": sessions * changes_per_session,
-            "write_seconds": written, "reindex_seconds": seconds, "reindex_rate": indexed_events / seconds,
-            "files": files}
+    return {
+        "sessions": indexed_sessions,
+        "events": indexed_events,
+        "changes": sessions * changes_per_session,
+        "write_seconds": written,
+        "reindex_seconds": seconds,
+        "reindex_rate": indexed_events / seconds,
+        "files": files,
+    }

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import faulthandler
 import os
 import statistics
 import sys
@@ -74,6 +75,8 @@ async def run(home: str, session_id: str, presses: int) -> tuple[list[float], li
             app.post_message(events.Key(key, None))  # as the terminal driver delivers a key
             while view.lines is before or len(view._cache) < min(len(view.lines), view.size.height):
                 await asyncio.sleep(0.001)  # sleeping (not spinning) leaves the GIL to the worker, as an idle UI does
+                if time.perf_counter() - start > 10:
+                    raise RuntimeError(f"step {key!r} from position {replay.state.position} never drew")
             return (time.perf_counter() - start) * 1000
 
         async def timed(cold: bool) -> list[float]:
@@ -102,6 +105,7 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=4, help="file changes in the session")
     parser.add_argument("--presses", type=int, default=30, help="timed key presses per mode")
     args = parser.parse_args()
+    faulthandler.dump_traceback_later(600, exit=True)  # a hang prints where it is instead of waiting forever
     with tempfile.TemporaryDirectory(prefix="auditlog-bench-replay-") as tmp:
         home = Path(tmp) / "store"
         os.environ["AUDITLOG_HOME"] = str(home)

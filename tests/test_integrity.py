@@ -65,7 +65,8 @@ def broken(store: Path) -> list[str]:
     rows, hashes = _index_facts(str(store))
     f = folder(store)
     problems, count, head = verify.verify_session(
-        str(f), checkpoints=checkpoints.read(str(store), f.name), index_hashes=hashes.get(f.name))
+        str(f), checkpoints=checkpoints.read(str(store), f.name), index_hashes=hashes.get(f.name)
+    )
     problems += verify.index_agreement(str(f), rows.get(f.name), count, head)
     return [str(p) for p in problems if not p.warning]
 
@@ -115,9 +116,9 @@ def test_deleted_inserted_and_swapped_lines(store: Path) -> None:
     original = lines(store)
     write_lines(store, original[:10] + original[11:])
     assert any("seq is 12, expected 11" in p for p in broken(store))
-    write_lines(store, original[:10] + [original[10], original[10]] + original[11:])
+    write_lines(store, [*original[:10], original[10], original[10], *original[11:]])
     assert broken(store)
-    write_lines(store, original[:10] + [original[11], original[10]] + original[12:])
+    write_lines(store, [*original[:10], original[11], original[10], *original[12:]])
     assert any("seq is 12, expected 11" in p for p in broken(store))
 
 

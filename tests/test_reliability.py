@@ -12,12 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
+from auditlog.hooks.claude import EVENTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reliability_tools import HOOK, check_store, concurrent_writers, kill_trials, payload, run_in_process
 from store_builder import run_hook
-
-from auditlog.hooks.claude import EVENTS
 
 BUDGET_SECONDS = 8.0
 
@@ -32,9 +31,10 @@ def test_concurrent_writers_lose_nothing(store: Path) -> None:
 def test_concurrent_hook_processes(store: Path) -> None:
     """32 real hook processes at once on one session, as Claude Code runs parallel tools."""
     procs = []
-    for i in range(32):
-        proc = subprocess.Popen([HOOK, "--agent", "claude"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
+    for _ in range(32):
+        proc = subprocess.Popen(
+            [HOOK, "--agent", "claude"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
         procs.append(proc)
     for i, proc in enumerate(procs):
         proc.stdin.write(json.dumps(payload("parallel", i)).encode())
@@ -95,9 +95,12 @@ def test_store_the_hook_may_not_write(store: Path) -> None:
         p.chmod(0o500 if p.is_dir() else 0o400)
     try:
         start = time.monotonic()
-        done = subprocess.run([setpriv, "--bounding-set", "-dac_override,-dac_read_search", "--", HOOK,
-                               "--agent", "claude"], input=json.dumps(payload("mine", 1)).encode(),
-                              capture_output=True, check=False)
+        done = subprocess.run(
+            [setpriv, "--bounding-set", "-dac_override,-dac_read_search", "--", HOOK, "--agent", "claude"],
+            input=json.dumps(payload("mine", 1)).encode(),
+            capture_output=True,
+            check=False,
+        )
         assert time.monotonic() - start < BUDGET_SECONDS
         assert done.returncode == 0 and done.stdout == b""
         assert done.stderr.startswith(b"auditlog:") and b"Permission denied" in done.stderr, done.stderr
@@ -126,9 +129,11 @@ def test_index_locked_past_the_busy_timeout(store: Path) -> None:
     assert check_store(str(store))["lines"] == 3
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                    max_leaves=12)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -146,12 +151,32 @@ def test_fuzz_arbitrary_bytes(data: bytes, store: Path, capfd: pytest.CaptureFix
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(event=st.sampled_from([*EVENTS, "SomethingNew"]), fields=st.dictionaries(
-    st.sampled_from(["tool_name", "tool_input", "tool_response", "prompt", "cwd", "tool_use_id", "error",
-                     "transcript_path", "agent_id", "last_assistant_message", "reason", "bashEditDiff"]), JSON),
-    session=st.sampled_from(["fuzz-a", "fuzz-b", "../fuzz", ""]))
-def test_fuzz_json_documents_for_every_event(event: str, fields: dict, session: str, store: Path,
-                                             capfd: pytest.CaptureFixture) -> None:
+@given(
+    event=st.sampled_from([*EVENTS, "SomethingNew"]),
+    fields=st.dictionaries(
+        st.sampled_from(
+            [
+                "tool_name",
+                "tool_input",
+                "tool_response",
+                "prompt",
+                "cwd",
+                "tool_use_id",
+                "error",
+                "transcript_path",
+                "agent_id",
+                "last_assistant_message",
+                "reason",
+                "bashEditDiff",
+            ]
+        ),
+        JSON,
+    ),
+    session=st.sampled_from(["fuzz-a", "fuzz-b", "../fuzz", ""]),
+)
+def test_fuzz_json_documents_for_every_event(
+    event: str, fields: dict, session: str, store: Path, capfd: pytest.CaptureFixture
+) -> None:
     from auditlog.hooks import entry
 
     read, write = os.pipe()
