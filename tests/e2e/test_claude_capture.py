@@ -131,6 +131,18 @@ def test_patches_rebuild_the_final_tree_from_the_initial_commit(recorded_session
     assert _project_files(replay) == _project_files(recorded_session["project"])
 
 
+def test_net_diff_applies_to_the_starting_commit(recorded_session, tmp_path: Path) -> None:
+    """``auditlog diff`` of the real session is one patch per file that ``git apply``
+    takes onto the commit the session started from."""
+    done = _auditlog("diff", "last")
+    assert done.returncode == 0 and "+port=8000" in done.stdout, done.stderr
+    clone = tmp_path / "net"
+    subprocess.run(["git", "clone", "-q", str(recorded_session["project"]), str(clone)], check=True)
+    subprocess.run(["git", "-C", str(clone), "checkout", "-q", recorded_session["initial"]], check=True)
+    (tmp_path / "net.patch").write_text(done.stdout)
+    subprocess.run(["git", "-C", str(clone), "apply", "--check", str(tmp_path / "net.patch")], check=True)
+
+
 def test_index_finds_the_session_by_file_name(recorded_session) -> None:
     db = sqlite3.connect(recorded_session["store"] / "index.sqlite")
     sessions = {row[0] for row in db.execute("SELECT session FROM changes WHERE name = 'notes.txt'")}
