@@ -97,7 +97,7 @@ WHEN_HELP = (
 )
 
 
-def _add_filters(p: argparse.ArgumentParser) -> None:
+def _add_filters(p: argparse.ArgumentParser, limit_default: int | None = 50) -> None:
     p.add_argument("--since", metavar="W", help=f"started or active since W: {WHEN_HELP}")
     p.add_argument("--until", metavar="W", help="started before the end of W")
     p.add_argument("--file", metavar="PATH", help="changed this file: exact path, suffix (config.ini) or glob")
@@ -106,7 +106,8 @@ def _add_filters(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agent", metavar="NAME", help="claude-code, codex, gemini-cli, cursor, hel")
     p.add_argument("--tool", metavar="NAME", help="used this tool (Bash, Edit, …)")
     p.add_argument("--failed", action="store_true", help="had a failed tool call")
-    p.add_argument("--limit", type=int, metavar="N", default=50, help="the newest N sessions (default 50; 0: all)")
+    p.add_argument("--limit", type=int, metavar="N", default=limit_default,
+                   help=f"the newest N sessions (default {limit_default or 'all'}; 0: all)")
 
 
 def _add_query_commands(sub: argparse._SubParsersAction) -> None:
@@ -212,7 +213,7 @@ def _add_query_commands(sub: argparse._SubParsersAction) -> None:
         description="Open the terminal browser: sessions with filters, a session's timeline and "
         "conversation, diff replay, full-text search, and live follow of sessions being written.",
     )
-    _add_filters(p)
+    _add_filters(p, limit_default=None)  # the browser pages through all
     p.add_argument("--session", metavar="SESSION", help="open this session directly")
     p.set_defaults(handler="auditlog.tui.app:cmd_browse")
 

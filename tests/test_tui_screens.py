@@ -300,10 +300,18 @@ async def test_palette_offers_the_screens_main_actions(demo_store: DemoStore) ->
 @async_test
 async def test_theme_toggle_switches_dark_and_light(demo_store: DemoStore) -> None:
     async with demo_store.app(session=SESSION_A).run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen), what="the session")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen)
+                       and pilot.app.screen.query_one(Timeline).row_count > 0, what="the session")
         assert pilot.app.current_theme.dark
+        timeline = pilot.app.screen.query_one(Timeline)
+        await pilot.press("p")
+        dark_prompt = timeline.get_row_at(1)[2].spans[0].style
         await pilot.press("ctrl+t")
+        await pilot.pause()
         assert pilot.app.theme == "textual-light"
+        light_prompt = timeline.get_row_at(1)[2].spans[0].style
+        assert light_prompt.color != dark_prompt.color, "rows are recoloured for the light theme"
+        assert timeline.cursor_row == 1, "and the cursor stays where it was"
         await pilot.press("3")
         assert not pilot.app.screen.query_one("#patch", CodeView).palette.dark
         await pilot.press("ctrl+t")

@@ -40,13 +40,14 @@ def browse_command() -> list[str]:
 
 
 class Pane:
-    """One tmux session on a private server socket (never the user's own tmux)."""
+    """One tmux session on a private server socket in the test's folder (never the
+    user's own tmux server, and nothing left behind in /tmp)."""
 
-    def __init__(self, tmux: str, socket: str) -> None:
+    def __init__(self, tmux: str, socket: Path) -> None:
         self.tmux, self.socket = tmux, socket
 
     def run(self, *args: str) -> str:
-        done = subprocess.run([self.tmux, "-L", self.socket, "-f", "/dev/null", *args], capture_output=True,
+        done = subprocess.run([self.tmux, "-S", str(self.socket), "-f", "/dev/null", *args], capture_output=True,
                               text=True, timeout=30, check=True)
         return done.stdout
 
@@ -69,11 +70,11 @@ class Pane:
 
 
 @pytest.fixture
-def pane(store: Path) -> Iterator[Pane]:
+def pane(store: Path, tmp_path: Path) -> Iterator[Pane]:
     tmux = tmux_binary()
-    server = Pane(tmux, f"auditlog-smoke-{os.getpid()}")
+    server = Pane(tmux, tmp_path / "tmux.sock")
     yield server
-    subprocess.run([tmux, "-L", server.socket, "kill-server"], capture_output=True, timeout=30, check=False)
+    subprocess.run([tmux, "-S", str(server.socket), "kill-server"], capture_output=True, timeout=30, check=False)
 
 
 def write_sessions(root: Path) -> None:

@@ -75,11 +75,10 @@ def test_filter_state_scopes_free_text_and_rejects_bad_dates() -> None:
     assert not FilterState().active and FilterState(project="x").active
 
 
-def test_browse_limit_is_only_a_typed_one() -> None:
-    assert browse_limit(browse_args(limit=50), ["browse"]) is None  # the sessions command's default
-    assert browse_limit(browse_args(limit=50), ["browse", "--limit", "50"]) == 50
-    assert browse_limit(browse_args(limit=7), ["browse", "--limit=7"]) == 7
-    assert browse_limit(browse_args(limit=0), ["browse", "--limit", "0"]) is None
+def test_browse_limit_is_none_unless_given() -> None:
+    assert browse_limit(browse_args(limit=None)) is None  # browse's own default: every session
+    assert browse_limit(browse_args(limit=50)) == 50
+    assert browse_limit(browse_args(limit=0)) is None
 
 
 # -- replay ----------------------------------------------------------------------------

@@ -52,7 +52,7 @@ class Display:
         """Compact, so the column stays narrow at 80 columns (``45s``, ``12m``, ``3h05``)."""
         if seconds is None:
             return ""
-        seconds = int(round(seconds))
+        seconds = round(seconds)
         if seconds < 60:
             return f"{seconds}s"
         if seconds < 3600:

@@ -7,12 +7,12 @@ them together shows at a glance what flows where.
 
 from __future__ import annotations
 
-from textual.message import Message
-
-from auditlog.models import Change, Event
 from auditlog.tui.data.filters import FilterState
 from auditlog.tui.data.lines import CodeLine
 from auditlog.tui.data.reader import SearchResult, SessionData, SessionPage
+from textual.message import Message
+
+from auditlog.models import Change, Event
 
 # -- requests from widgets --------------------------------------------------------------
 

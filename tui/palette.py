@@ -45,7 +45,8 @@ class Palette:
 
     @classmethod
     def from_app(cls, app: App) -> Palette:
-        variables = app.theme_variables or app.get_css_variables()
+        # From the current theme: a theme watcher can run before the app's copy is refreshed.
+        variables = app.get_css_variables()
         background = Color.parse(variables.get("background", "#000000"))
 
         def fg(name: str, **extra: bool) -> Style:

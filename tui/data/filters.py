@@ -43,12 +43,13 @@ class FilterState:
     limit: int | None = None
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> FilterState:
-        """The filters of ``auditlog browse``; ``--prompt`` fills the free text, scoped to prompts."""
+    def from_args(cls, args: argparse.Namespace, *, limit: int | None = None) -> FilterState:
+        """The filters of ``auditlog browse``; ``--prompt`` fills the free text, scoped to
+        prompts. ``limit`` is the cap the caller settled on (see ``app.browse_limit``)."""
         prompt = getattr(args, "prompt", None) or ""
         return cls(text=prompt, scope="prompts" if prompt else "all text", file=args.file or "",
                    since=args.since or "", until=args.until or "", agent=_agent(args.agent or ""),
-                   project=args.project or "", tool=args.tool or "", failed=bool(args.failed), limit=args.limit)
+                   project=args.project or "", tool=args.tool or "", failed=bool(args.failed), limit=limit)
 
     def with_field(self, name: str, value: str) -> FilterState:
         return replace(self, **{name: value})

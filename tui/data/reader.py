@@ -43,6 +43,7 @@ class SessionData:
     summary: SessionSummary
     events: list[Event]
     changes: list[Change]
+    journal: str  # the events.jsonl path, watched for live follow
     journal_size: int
 
 
@@ -77,19 +78,18 @@ class Reader:
     def session(self, session_id: str) -> SessionData:
         with self._store() as store:
             summary = store.resolve(session_id)
-            return SessionData(summary, store.events(summary.id), store.changes(summary.id),
-                               _size(_journal(store, summary.id)))
-
-    def journal_path(self, session_id: str) -> str:
-        """Where the hook appends this session's events (watched for live follow)."""
-        with self._store() as store:
-            return _journal(store, session_id)
+            journal = _journal(store, summary.id)
+            return SessionData(summary, store.events(summary.id), store.changes(summary.id), journal, _size(journal))
 
     def events_after(self, session_id: str, seq: int) -> tuple[list[Event], list[Change]]:
         """Events past ``seq`` and, when there are any, the session's changes again."""
         with self._store() as store:
             fresh = [e for e in store.events(session_id) if e.seq > seq]
             return fresh, (store.changes(session_id) if fresh else [])
+
+    def changes(self, session_id: str) -> list[Change]:
+        with self._store() as store:
+            return store.changes(store.resolve(session_id).id)
 
     def summary(self, session_id: str) -> SessionSummary:
         with self._store() as store:
