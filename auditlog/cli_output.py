@@ -21,17 +21,6 @@ def print_json(value: object) -> None:
     sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
 
-def short_duration(seconds: float | None) -> str:
-    if seconds is None:
-        return ""
-    seconds = int(seconds)
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
-    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
-
-
 def one_line(text: str | None, width: int = 60) -> str:
     first = " ".join((text or "").split())
     return first if len(first) <= width else first[: width - 1] + "…"

@@ -18,10 +18,9 @@ from auditlog.cli_output import (
     highlighted_snippet,
     one_line,
     print_json,
-    short_duration,
     token_count,
 )
-from auditlog.dates import local_display
+from auditlog.dates import compact_duration, local_display
 from auditlog.models import DailyUsage
 from auditlog.query import SessionFilter, Store
 
@@ -108,7 +107,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         table.add_row(
             s.id[:8],
             local_display(s.started),
-            short_duration(s.duration_seconds),
+            compact_duration(s.duration_seconds),
             one_line((s.project or s.cwd or "").rsplit("/", 1)[-1], 24),
             s.agent,
             str(s.prompts),

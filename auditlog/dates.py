@@ -108,3 +108,15 @@ def local_display(ts: str | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
         return ""
     moment = datetime.fromisoformat(ts.replace("Z", "+00:00"))
     return moment.astimezone().strftime(fmt)
+
+
+def compact_duration(seconds: float | None) -> str:
+    """A duration short enough for a narrow column: ``45s``, ``12m05``, ``3h05``."""
+    if seconds is None:
+        return ""
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}"
+    return f"{seconds // 3600}h{seconds // 60 % 60:02d}"

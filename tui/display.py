@@ -14,6 +14,8 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
+from auditlog.dates import compact_duration
+
 
 def _parse(ts: str) -> datetime:
     return datetime.fromisoformat(ts.replace("Z", "+00:00"))
@@ -49,15 +51,8 @@ class Display:
         return moment.strftime("%Y-%m-%d %H:%M:%S.") + f"{moment.microsecond // 1000:03d} {moment.strftime('%Z')}"
 
     def duration(self, seconds: float | None) -> str:
-        """Compact, so the column stays narrow at 80 columns (``45s``, ``12m``, ``3h05``)."""
-        if seconds is None:
-            return ""
-        seconds = round(seconds)
-        if seconds < 60:
-            return f"{seconds}s"
-        if seconds < 3600:
-            return f"{seconds // 60}m{seconds % 60:02d}"
-        return f"{seconds // 3600}h{seconds // 60 % 60:02d}"
+        """Compact, so the column stays narrow at 80 columns (``45s``, ``12m05``, ``3h05``)."""
+        return compact_duration(seconds)
 
     def path(self, path: str | None) -> str:
         """A folder with the home directory written as ``~``, as a shell user reads it."""
