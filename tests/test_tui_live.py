@@ -75,7 +75,7 @@ async def test_follow_off_keeps_the_cursor_and_replay_grows(store: Path, tmp_pat
         replay = pilot.app.screen
         assert replay.state.count == 1
         await asyncio.to_thread(session.edit, "b.txt", "b", "B")
-        await wait_for(pilot, lambda: replay.state.count == 2, timeout=1.5, what="the replay to see the new change")
+        await wait_for(pilot, lambda: replay.state.count == 2, timeout=3.0, what="the replay to see the new change")
         assert replay.state.position == 0, "the step on screen stays put"
         assert "Step 1 of 2" in str(replay.query_one("#step-title").render())
         await pilot.press("escape")
@@ -93,7 +93,7 @@ async def test_session_end_arriving_live_updates_the_title(store: Path, tmp_path
         title = screen.query_one("#session-title")
         assert "● live · following" in str(title.render())
         await asyncio.to_thread(session.end)
-        await wait_for(pilot, lambda: "ended (other)" in str(title.render()), timeout=2.0, what="the ended state")
+        await wait_for(pilot, lambda: "ended (other)" in str(title.render()), timeout=3.0, what="the ended state")
 
 
 @async_test
