@@ -912,6 +912,19 @@ def _dispatch(text: str, low: str, anc: _Anchor, i: int, hits: list[tuple[int, i
             hits.append((hit[0], hit[1], prio, hit[2]))
 
 
+def _dispatch_members(text: str, low: str, hay: str, at: int, members: tuple, hits: list) -> None:
+    """Run the rules of every anchor in a group that really stands at ``at`` (the group's
+    shared base was found there; each member sits ``k`` characters into its anchor)."""
+    for anc, k in members:
+        s = at - k
+        if (
+            s >= 0
+            and hay.startswith(anc.text, s)
+            and (anc.follow is None or hay[s + anc.end : s + anc.end + 1] in anc.follow)
+        ):
+            _dispatch(text, low, anc, s, hits)
+
+
 def find_secrets(text: str) -> list[tuple[int, int, int, str]]:
     """Every candidate ``(start, end, priority, kind)`` in ``text``, overlapping and unsorted."""
     hits: list[tuple[int, int, int, str]] = []
@@ -922,14 +935,7 @@ def find_secrets(text: str) -> list[tuple[int, int, int, str]]:
             hay = low if ci else text
             i = hay.find(base)
             while i >= 0:
-                for anc, k in members:
-                    s = i - k
-                    if (
-                        s >= 0
-                        and hay.startswith(anc.text, s)
-                        and (anc.follow is None or hay[s + anc.end : s + anc.end + 1] in anc.follow)
-                    ):
-                        _dispatch(text, low, anc, s, hits)
+                _dispatch_members(text, low, hay, i, members, hits)
                 i = hay.find(base, i + 1)
         return hits
     if not _GROUPS:
@@ -939,15 +945,7 @@ def find_secrets(text: str) -> list[tuple[int, int, int, str]]:
     for ci, pat, members in _GROUPS:
         hay = low if ci else text
         for m in pat.finditer(hay):
-            p = m.start()
-            for anc, k in members:
-                s = p - k
-                if (
-                    s >= 0
-                    and hay.startswith(anc.text, s)
-                    and (anc.follow is None or hay[s + anc.end : s + anc.end + 1] in anc.follow)
-                ):
-                    _dispatch(text, low, anc, s, hits)
+            _dispatch_members(text, low, hay, m.start(), members, hits)
     return hits
 
 

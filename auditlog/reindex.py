@@ -8,7 +8,7 @@ its session catches up on its next event). Either way every row comes from the j
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from auditlog import index_schema, indexer, journal, paths
 from auditlog.record import decode_record
@@ -71,8 +71,3 @@ def reindex(home: str, progress: Callable[[int], None] | None = None) -> tuple[i
     finally:
         conn.close()
     return sessions, events
-
-
-def iter_records(folder: str) -> Iterator[dict]:
-    for _offset, line in journal.iter_lines(os.path.join(folder, journal.JOURNAL)):
-        yield decode_record(line)
